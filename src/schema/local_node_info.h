@@ -1,0 +1,47 @@
+#pragma once
+// What the node knows about itself, as the `system.local` and `system.peers*`
+// tables show it. Filled by the server at start-up from the configuration and
+// the node's persisted identity; plain data so the schema layer needs nothing
+// from the cluster layer.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "types/uuid.h"
+
+namespace sibyl::schema {
+
+struct PeerInfo {
+  std::string address;  // textual IP
+  int32_t port = 7000;
+  std::string native_address;
+  int32_t native_port = 9042;
+  std::string data_center;
+  std::string rack;
+  types::Uuid host_id;
+  std::string release_version;
+  std::vector<std::string> tokens;
+};
+
+struct LocalNodeInfo {
+  std::string cluster_name = "Test Cluster";
+  std::string listen_address = "127.0.0.1";
+  int32_t listen_port = 7000;
+  std::string broadcast_address = "127.0.0.1";
+  std::string rpc_address = "127.0.0.1";  // the native transport's address
+  int32_t rpc_port = 9042;
+  std::string data_center = "datacenter1";
+  std::string rack = "rack1";
+  types::Uuid host_id;
+  int32_t gossip_generation = 0;  // seconds since the epoch at start-up
+  std::vector<std::string> tokens;  // decimal Murmur3 tokens
+  std::vector<PeerInfo> peers;      // empty on a single node
+};
+
+// Versions the node reports: release_version makes drivers and cqlsh treat it as Cassandra 4.1.
+inline constexpr const char* kReleaseVersion = "4.1.7";
+inline constexpr const char* kCqlVersion = "3.4.6";
+inline constexpr const char* kPartitionerName = "org.apache.cassandra.dht.Murmur3Partitioner";
+
+}  // namespace sibyl::schema

@@ -1,0 +1,82 @@
+#pragma once
+// Keyspaces, tables and columns as the schema knows them. Metadata objects
+// are immutable once published in a Schema snapshot and shared by pointer.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/bytes.h"
+#include "types/cql_type.h"
+#include "types/uuid.h"
+
+namespace sibyl::schema {
+
+enum class ColumnKind { kPartitionKey, kClustering, kRegular, kStatic };
+enum class ClusteringOrder { kNone, kAsc, kDesc };
+
+const char* ColumnKindName(ColumnKind kind);        // "partition_key", "clustering", "regular", "static"
+const char* ClusteringOrderName(ClusteringOrder o);  // "none", "asc", "desc"
+
+struct ColumnMetadata {
+  std::string name;
+  types::TypePtr type;
+  ColumnKind kind = ColumnKind::kRegular;
+  int position = -1;  // index within the partition key or clustering key; -1 otherwise
+  ClusteringOrder order = ClusteringOrder::kNone;
+};
+
+// Table options with Cassandra 4.1's defaults.
+struct TableParams {
+  std::string additional_write_policy = "99p";
+  double bloom_filter_fp_chance = 0.01;
+  std::map<std::string, std::string> caching{{"keys", "ALL"}, {"rows_per_partition", "NONE"}};
+  bool cdc = false;
+  std::string comment;
+  std::map<std::string, std::string> compaction{
+      {"class", "org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy"},
+      {"max_threshold", "32"},
+      {"min_threshold", "4"}};
+  std::map<std::string, std::string> compression{
+      {"chunk_length_in_kb", "16"}, {"class", "org.apache.cassandra.io.compress.LZ4Compressor"}};
+  double crc_check_chance = 1.0;
+  int32_t default_time_to_live = 0;
+  std::map<std::string, Bytes> extensions;
+  int32_t gc_grace_seconds = 864000;
+  int32_t max_index_interval = 2048;
+  int32_t memtable_flush_period_in_ms = 0;
+  int32_t min_index_interval = 128;
+  std::string read_repair = "BLOCKING";
+  std::string speculative_retry = "99p";
+};
+
+struct TableMetadata {
+  std::string keyspace;
+  std::string name;
+  types::Uuid id;
+  // Partition key columns by position, then clustering columns by position,
+  // then static and regular columns in name order.
+  std::vector<ColumnMetadata> columns;
+  TableParams params;
+  std::set<std::string> flags{"compound"};
+
+  const ColumnMetadata* FindColumn(std::string_view name) const;
+  int ColumnIndex(std::string_view name) const;  // -1 if absent
+  size_t partition_key_size() const;
+  size_t clustering_size() const;
+};
+using TablePtr = std::shared_ptr<const TableMetadata>;
+
+struct KeyspaceMetadata {
+  std::string name;
+  bool durable_writes = true;
+  std::map<std::string, std::string> replication;  // "class" → full Java class name, options
+  std::map<std::string, TablePtr> tables;          // by name
+};
+using KeyspacePtr = std::shared_ptr<const KeyspaceMetadata>;
+
+}  // namespace sibyl::schema
