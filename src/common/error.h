@@ -50,7 +50,54 @@ struct UnavailableInfo {
   int32_t required;
   int32_t alive;
 };
-using ErrorDetail = std::variant<std::monostate, AlreadyExistsInfo, UnpreparedInfo, UnavailableInfo>;
+// Coordinator-side failures (native_protocol_v5.spec section 8). `write_type`
+// is the spec's name: SIMPLE, BATCH, UNLOGGED_BATCH, COUNTER, BATCH_LOG, CAS,
+// VIEW, CDC.
+struct WriteTimeoutInfo {
+  uint16_t consistency;
+  int32_t received;
+  int32_t block_for;
+  std::string write_type;
+  int16_t contentions = 0;  // v5, sent only when write_type is CAS
+};
+struct ReadTimeoutInfo {
+  uint16_t consistency;
+  int32_t received;
+  int32_t block_for;
+  bool data_present;
+};
+// A replica that failed and why (v5 <reasonmap>; v4 sends only the count).
+struct FailureReason {
+  Bytes address;  // 4 or 16 bytes
+  uint16_t code;
+};
+struct ReadFailureInfo {
+  uint16_t consistency;
+  int32_t received;
+  int32_t block_for;
+  std::vector<FailureReason> failures;
+  bool data_present;
+};
+struct WriteFailureInfo {
+  uint16_t consistency;
+  int32_t received;
+  int32_t block_for;
+  std::vector<FailureReason> failures;
+  std::string write_type;
+};
+struct FunctionFailureInfo {
+  std::string keyspace;
+  std::string function;
+  std::vector<std::string> argument_types;
+};
+struct CasWriteUnknownInfo {
+  uint16_t consistency;
+  int32_t received;
+  int32_t block_for;
+};
+using ErrorDetail = std::variant<std::monostate, AlreadyExistsInfo, UnpreparedInfo, UnavailableInfo,
+                                 WriteTimeoutInfo, ReadTimeoutInfo, ReadFailureInfo,
+                                 WriteFailureInfo, FunctionFailureInfo, CasWriteUnknownInfo>;
 
 // An error that ends a request and goes back to the client. Thrown where a
 // statement cannot proceed (parse, validation); the dispatcher turns it into

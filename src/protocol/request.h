@@ -40,8 +40,8 @@ constexpr uint32_t kQueryFlagPagingState = 0x08;
 constexpr uint32_t kQueryFlagSerialConsistency = 0x10;
 constexpr uint32_t kQueryFlagDefaultTimestamp = 0x20;
 constexpr uint32_t kQueryFlagNamesForValues = 0x40;
-constexpr uint32_t kQueryFlagKeyspace = 0x80;         // v5
-constexpr uint32_t kQueryFlagNowInSeconds = 0x100;    // v5
+constexpr uint32_t kQueryFlagKeyspace = 0x80;       // v5
+constexpr uint32_t kQueryFlagNowInSeconds = 0x100;  // v5
 
 struct QueryParameters {
   uint16_t consistency = 0;
@@ -104,10 +104,19 @@ using Request = std::variant<StartupMessage, OptionsMessage, QueryMessage, Prepa
                              ExecuteMessage, BatchMessage, RegisterMessage, AuthResponseMessage>;
 
 // Decodes the body of a request with the given opcode. Throws
-// CqlError(kProtocolError) with a message naming the problem when the opcode is
-// not a request, the body is truncated, a length is negative or runs past the
-// end, or bytes are left over. Never allocates in proportion to a declared
-// length that the body does not actually contain.
+// CqlError(kProtocolError) with a message naming the problem (Cassandra's
+// where it has one) when the opcode is not a request (0x04 CREDENTIALS gets
+// Cassandra's "Legacy credentials ..." message), the body is truncated, a
+// length is negative or runs past the end, a consistency, BATCH type or event
+// type is unknown. Bytes left over after the message are ignored, as Cassandra
+// ignores them. Never allocates in proportion to a declared length or count
+// that the body does not actually contain.
+//
+// Notes from Cassandra's codecs: values before v4 treat every negative length
+// as null; BATCH children never carry names (BatchChild::names stays empty)
+// and the BATCH trailer is read like QUERY parameters; keyspace (0x80) is read
+// whenever its flag is set, in v4 too; STARTUP keys arrive as sent (Cassandra
+// upper-cases them before use).
 Request DecodeRequest(uint8_t opcode, BytesView body, int version);
 
 }  // namespace sibyl::protocol

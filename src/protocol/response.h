@@ -39,8 +39,10 @@ struct ColumnSpec {
   types::TypePtr type;
 };
 
-// ERROR body: code, message, and the code's extra fields.
-void EncodeError(Bytes& out, const CqlError& error);
+// ERROR body: code, message, and the code's extra fields (read/write failures
+// carry a failure count before v5 and a reason map from v5 on; a CAS write
+// timeout carries its contentions from v5 on). Pass the connection's version.
+void EncodeError(Bytes& out, const CqlError& error, int version = 4);
 void EncodeError(Bytes& out, ErrorCode code, std::string_view message);
 
 // SUPPORTED body: a [string multimap].
@@ -83,8 +85,8 @@ void EncodeResultMetadata(Bytes& out, const std::vector<ColumnSpec>& columns, in
 
 struct PreparedResult {
   Bytes id;
-  Bytes result_metadata_id;                // v5
-  std::vector<ColumnSpec> bind_variables;  // "prepared metadata"
+  Bytes result_metadata_id;                     // v5
+  std::vector<ColumnSpec> bind_variables;       // "prepared metadata"
   std::vector<uint16_t> partition_key_indexes;  // v4+
   std::vector<ColumnSpec> result_columns;       // empty: no result metadata
 };
@@ -97,7 +99,7 @@ struct SchemaChange {
   Type type = Type::kCreated;
   Target target = Target::kKeyspace;
   std::string keyspace;
-  std::string name;                     // table / type / function / aggregate name
+  std::string name;                         // table / type / function / aggregate name
   std::vector<std::string> argument_types;  // functions and aggregates
 };
 void EncodeSchemaChangeResult(Bytes& out, const SchemaChange& change);
@@ -106,7 +108,8 @@ void EncodeSchemaChangeResult(Bytes& out, const SchemaChange& change);
 void EncodeSchemaChangeEvent(Bytes& out, const SchemaChange& change);
 // change: "NEW_NODE" / "REMOVED_NODE" (topology) or "UP" / "DOWN" (status);
 // address: 4 or 16 bytes.
-void EncodeTopologyChangeEvent(Bytes& out, std::string_view change, BytesView address, int32_t port);
+void EncodeTopologyChangeEvent(Bytes& out, std::string_view change, BytesView address,
+                               int32_t port);
 void EncodeStatusChangeEvent(Bytes& out, std::string_view change, BytesView address, int32_t port);
 
 }  // namespace sibyl::protocol

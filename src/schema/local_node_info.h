@@ -27,21 +27,26 @@ struct PeerInfo {
 struct LocalNodeInfo {
   std::string cluster_name = "Test Cluster";
   std::string listen_address = "127.0.0.1";
-  int32_t listen_port = 7000;
+  int32_t listen_port = 7000;  // also reported as broadcast_port, as Cassandra does
   std::string broadcast_address = "127.0.0.1";
   std::string rpc_address = "127.0.0.1";  // the native transport's address
   int32_t rpc_port = 9042;
   std::string data_center = "datacenter1";
   std::string rack = "rack1";
   types::Uuid host_id;
-  int32_t gossip_generation = 0;  // seconds since the epoch at start-up
+  int32_t gossip_generation = 0;    // seconds since the epoch at start-up
   std::vector<std::string> tokens;  // decimal Murmur3 tokens
   std::vector<PeerInfo> peers;      // empty on a single node
 };
 
 // Versions the node reports: release_version makes drivers and cqlsh treat it as Cassandra 4.1.
 inline constexpr const char* kReleaseVersion = "4.1.7";
+// Cassandra 4.1's QueryProcessor.CQL_VERSION (4.0 reports 3.4.5, 5.0 3.4.7).
 inline constexpr const char* kCqlVersion = "3.4.6";
+// system.local.native_protocol_version: Cassandra writes ProtocolVersion.CURRENT, v5 since 4.0.
+inline constexpr const char* kNativeProtocolVersion = "5";
 inline constexpr const char* kPartitionerName = "org.apache.cassandra.dht.Murmur3Partitioner";
+// system.local.bootstrapped once the node has joined (SystemKeyspace.BootstrapState).
+inline constexpr const char* kBootstrapCompleted = "COMPLETED";
 
 }  // namespace sibyl::schema

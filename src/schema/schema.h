@@ -6,13 +6,10 @@
 // snapshots too (see design: MetadataStore).
 
 #include <atomic>
-#include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "schema/table_metadata.h"
 #include "types/uuid.h"
@@ -21,20 +18,26 @@ namespace sibyl::schema {
 
 class Schema {
  public:
-  Schema(std::map<std::string, KeyspacePtr> keyspaces);
+  using KeyspaceMap = std::map<std::string, KeyspacePtr, std::less<>>;
 
-  const std::map<std::string, KeyspacePtr>& keyspaces() const { return keyspaces_; }
+  explicit Schema(KeyspaceMap keyspaces);
+
+  // By name, in name order.
+  const KeyspaceMap& keyspaces() const { return keyspaces_; }
   const KeyspaceMetadata* FindKeyspace(std::string_view name) const;
-  const TablePtr FindTable(std::string_view keyspace, std::string_view table) const;
-  // Cassandra's schema version: a UUID digest of the schema's contents.
+  TablePtr FindTable(std::string_view keyspace, std::string_view table) const;
+  // The schema version: a name-based (v3) UUID over a canonical digest of
+  // every keyspace, table, column, index and user type, so any change to the
+  // schema's contents changes it and equal contents give equal versions.
   const types::Uuid& version() const { return version_; }
 
  private:
-  std::map<std::string, KeyspacePtr> keyspaces_;
+  KeyspaceMap keyspaces_;
   types::Uuid version_;
 };
 using SchemaPtr = std::shared_ptr<const Schema>;
 
+// Thread-safe: snapshot() and Publish() may be called from any thread.
 class SchemaStore {
  public:
   explicit SchemaStore(SchemaPtr initial) : current_(std::move(initial)) {}

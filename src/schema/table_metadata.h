@@ -19,7 +19,7 @@ namespace sibyl::schema {
 enum class ColumnKind { kPartitionKey, kClustering, kRegular, kStatic };
 enum class ClusteringOrder { kNone, kAsc, kDesc };
 
-const char* ColumnKindName(ColumnKind kind);        // "partition_key", "clustering", "regular", "static"
+const char* ColumnKindName(ColumnKind kind);  // "partition_key", "clustering", "regular", "static"
 const char* ClusteringOrderName(ClusteringOrder o);  // "none", "asc", "desc"
 
 struct ColumnMetadata {
@@ -28,6 +28,10 @@ struct ColumnMetadata {
   ColumnKind kind = ColumnKind::kRegular;
   int position = -1;  // index within the partition key or clustering key; -1 otherwise
   ClusteringOrder order = ClusteringOrder::kNone;
+
+  bool is_primary_key() const {
+    return kind == ColumnKind::kPartitionKey || kind == ColumnKind::kClustering;
+  }
 };
 
 // Table options with Cassandra 4.1's defaults.
@@ -48,10 +52,20 @@ struct TableParams {
   std::map<std::string, Bytes> extensions;
   int32_t gc_grace_seconds = 864000;
   int32_t max_index_interval = 2048;
+  // The memtable configuration key; nullopt is the default configuration,
+  // which Cassandra 4.1 leaves out of system_schema (the column reads null).
+  std::optional<std::string> memtable;
   int32_t memtable_flush_period_in_ms = 0;
   int32_t min_index_interval = 128;
   std::string read_repair = "BLOCKING";
   std::string speculative_retry = "99p";
+};
+
+// A secondary index as system_schema.indexes shows it.
+struct IndexMetadata {
+  std::string name;
+  std::string kind;                            // "KEYS", "COMPOSITES" or "CUSTOM"
+  std::map<std::string, std::string> options;  // "target", and "class_name" for CUSTOM
 };
 
 struct TableMetadata {
@@ -59,23 +73,30 @@ struct TableMetadata {
   std::string name;
   types::Uuid id;
   // Partition key columns by position, then clustering columns by position,
-  // then static and regular columns in name order.
+  // then static and regular columns together in name (byte) order — the order
+  // of `SELECT *` in Cassandra.
   std::vector<ColumnMetadata> columns;
   TableParams params;
   std::set<std::string> flags{"compound"};
+  std::vector<IndexMetadata> indexes;
 
   const ColumnMetadata* FindColumn(std::string_view name) const;
   int ColumnIndex(std::string_view name) const;  // -1 if absent
   size_t partition_key_size() const;
   size_t clustering_size() const;
+  // Index in `columns` of the first clustering column (== partition_key_size()).
+  size_t clustering_begin() const { return partition_key_size(); }
+  // "ks.table" with Cassandra's quoting of names that need it, as error messages show a table.
+  std::string QualifiedName() const;
 };
 using TablePtr = std::shared_ptr<const TableMetadata>;
 
 struct KeyspaceMetadata {
   std::string name;
   bool durable_writes = true;
-  std::map<std::string, std::string> replication;  // "class" → full Java class name, options
-  std::map<std::string, TablePtr> tables;          // by name
+  std::map<std::string, std::string> replication;       // "class" → full Java class name, options
+  std::map<std::string, TablePtr, std::less<>> tables;  // by name
+  std::map<std::string, types::TypePtr, std::less<>> user_types;  // by name; each kUdt
 };
 using KeyspacePtr = std::shared_ptr<const KeyspaceMetadata>;
 

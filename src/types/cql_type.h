@@ -62,9 +62,21 @@ class CqlType {
   static TypePtr Frozen(const TypePtr& type);
 
   Kind kind() const { return kind_; }
+  // True when the value is one cell: frozen collections and UDTs, and always
+  // for tuples and vectors (which Cassandra freezes implicitly).
   bool frozen() const { return frozen_; }
   bool is_collection() const {
     return kind_ == Kind::kList || kind_ == Kind::kSet || kind_ == Kind::kMap;
+  }
+  bool is_native() const { return IsNativeKind(kind_); }
+  // A user type known only by name, as ParseCqlType returns it: no fields
+  // yet. The schema layer swaps it for the keyspace's definition (a defined
+  // UDT always has at least one field).
+  bool is_unresolved_udt() const { return kind_ == Kind::kUdt && field_names_.empty(); }
+  static bool IsNativeKind(Kind kind) {
+    return kind != Kind::kCustom && kind != Kind::kList && kind != Kind::kMap &&
+           kind != Kind::kSet && kind != Kind::kUdt && kind != Kind::kTuple &&
+           kind != Kind::kVector;
   }
   // list/set/vector: [element]; map: [key, value]; tuple: elements; udt: field types.
   const std::vector<TypePtr>& params() const { return params_; }
@@ -78,8 +90,19 @@ class CqlType {
   // "frozen<map<text, text>>", "text", "frozen<tuple<int, text>>".
   std::string ToCql() const;
 
+  // The class name Cassandra's AbstractType.toString() gives this type, e.g.
+  // "org.apache.cassandra.db.marshal.Int32Type",
+  // "org.apache.cassandra.db.marshal.FrozenType(org.apache.cassandra.db.marshal.ListType(...))",
+  // "org.apache.cassandra.db.marshal.VectorType(org.apache.cassandra.db.marshal.FloatType , 3)".
+  // Drivers parse it from custom [option]s; vectors travel that way.
+  std::string ToMarshal() const;
+
   // Appends the protocol [option] for result and bind-variable metadata.
+  // REQUIRES: no unresolved UDT inside (the option carries the UDT's fields).
   void EncodeOption(Bytes& out) const;
+
+  // Structural equality, frozenness included.
+  bool Equals(const CqlType& other) const;
 
  private:
   CqlType(Kind kind) : kind_(kind) {}
@@ -95,8 +118,15 @@ class CqlType {
 };
 
 // Parses the CQL spelling of a type ("frozen<map<text, int>>", "varchar",
-// "list<frozen<tuple<int,text>>>"). Throws CqlError(kSyntaxError/kInvalid) on bad input.
-// User types are not resolved here (the schema layer does that).
+// "list<frozen<tuple<int,text>>>"). Keywords are case-insensitive; frozen<>
+// freezes nested collections and UDTs, and tuple elements are frozen, as
+// Cassandra does. Throws CqlError(kSyntaxError) when the text is not a type
+// and CqlError(kInvalid) with Cassandra's message when it is a type Cassandra
+// refuses ("Non-frozen collections are not allowed inside collections: ...").
+// User types are not resolved here: a name such as `address` or `ks."Addr"`
+// comes back as an unresolved UDT (is_unresolved_udt()) carrying the name,
+// the keyspace if one was written, and frozenness; the schema layer resolves
+// it or fails with "Unknown type ...".
 TypePtr ParseCqlType(std::string_view text);
 
 }  // namespace sibyl::types

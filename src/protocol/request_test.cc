@@ -1,0 +1,300 @@
+#include "protocol/request.h"
+
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+#include "protocol/wire_format.h"
+
+namespace sibyl::protocol {
+namespace {
+
+template <typename T>
+T Decode(Opcode opcode, BytesView body, int version) {
+  Request r = DecodeRequest(static_cast<uint8_t>(opcode), body, version);
+  EXPECT_TRUE(std::holds_alternative<T>(r));
+  return std::get<T>(std::move(r));
+}
+
+std::string ProtocolErrorOf(uint8_t opcode, BytesView body, int version) {
+  try {
+    DecodeRequest(opcode, body, version);
+  } catch (const CqlError& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kProtocolError);
+    return e.what();
+  }
+  ADD_FAILURE() << "no error";
+  return {};
+}
+
+void AppendFlags(Bytes& out, uint32_t flags, int version) {
+  if (version >= 5) {
+    AppendBE32(out, flags);
+  } else {
+    AppendU8(out, static_cast<uint8_t>(flags));
+  }
+}
+
+TEST(RequestTest, Startup) {
+  Bytes body;
+  AppendBE16(body, 2);
+  AppendString(body, "CQL_VERSION");
+  AppendString(body, "3.4.5");
+  AppendString(body, "COMPRESSION");
+  AppendString(body, "lz4");
+  auto m = Decode<StartupMessage>(Opcode::kStartup, body, 4);
+  ASSERT_EQ(m.options.size(), 2u);
+  EXPECT_EQ(m.options[0].first, "CQL_VERSION");
+  EXPECT_EQ(m.options[0].second, "3.4.5");
+  EXPECT_EQ(m.options[1].second, "lz4");
+}
+
+TEST(RequestTest, OptionsIgnoresItsBody) {
+  Decode<OptionsMessage>(Opcode::kOptions, "", 4);
+  Decode<OptionsMessage>(Opcode::kOptions, "xyz", 5);
+}
+
+TEST(RequestTest, QueryWithEveryParameter) {
+  for (int version : {3, 4, 5}) {
+    Bytes body;
+    AppendLongString(body, "SELECT * FROM t WHERE a = ? AND b = ?");
+    AppendBE16(body, 0x0006);  // LOCAL_QUORUM
+    uint32_t flags = kQueryFlagValues | kQueryFlagPageSize | kQueryFlagPagingState |
+                     kQueryFlagSerialConsistency | kQueryFlagDefaultTimestamp;
+    if (version >= 5) flags |= kQueryFlagKeyspace | kQueryFlagNowInSeconds;
+    AppendFlags(body, flags, version);
+    AppendBE16(body, 3);
+    AppendBytes(body, Bytes("\0\0\0\1", 4));
+    AppendBE32(body, 0xFFFFFFFF);  // null
+    AppendBE32(body, 0xFFFFFFFE);  // unset (v4+), null before
+    AppendBE32(body, 5000);
+    AppendBytes(body, "page");
+    AppendBE16(body, 0x0009);
+    AppendBE64(body, 1234567890123);
+    if (version >= 5) {
+      AppendString(body, "ks");
+      AppendBE32(body, 1700000000);
+    }
+    auto m = Decode<QueryMessage>(Opcode::kQuery, body, version);
+    EXPECT_EQ(m.query, "SELECT * FROM t WHERE a = ? AND b = ?");
+    const QueryParameters& p = m.params;
+    EXPECT_EQ(p.consistency, 0x0006);
+    EXPECT_EQ(p.flags, flags);
+    ASSERT_EQ(p.values.size(), 3u);
+    EXPECT_EQ(p.values[0].bytes, BytesView("\x00\x00\x00\x01", 4));
+    EXPECT_TRUE(p.values[1].is_null());
+    EXPECT_EQ(p.values[2].is_unset(), version >= 4);
+    EXPECT_EQ(p.values[2].is_null(), version < 4);
+    EXPECT_EQ(p.page_size, 5000);
+    EXPECT_EQ(p.paging_state, BytesView("page"));
+    EXPECT_EQ(p.serial_consistency, 0x0009);
+    EXPECT_EQ(p.default_timestamp, 1234567890123);
+    if (version >= 5) {
+      EXPECT_EQ(p.keyspace, "ks");
+      EXPECT_EQ(p.now_in_seconds, 1700000000);
+    } else {
+      EXPECT_FALSE(p.keyspace);
+    }
+    EXPECT_FALSE(p.skip_metadata());
+  }
+}
+
+TEST(RequestTest, QueryNamedValuesAndSkipMetadata) {
+  Bytes body;
+  AppendLongString(body, "INSERT INTO t (a) VALUES (:a)");
+  AppendBE16(body, 1);
+  AppendFlags(body, kQueryFlagValues | kQueryFlagNamesForValues | kQueryFlagSkipMetadata, 4);
+  AppendBE16(body, 1);
+  AppendString(body, "a");
+  AppendBytes(body, "v");
+  auto m = Decode<QueryMessage>(Opcode::kQuery, body, 4);
+  ASSERT_EQ(m.params.names.size(), 1u);
+  EXPECT_EQ(m.params.names[0], "a");
+  EXPECT_EQ(m.params.values[0].bytes, "v");
+  EXPECT_TRUE(m.params.skip_metadata());
+}
+
+TEST(RequestTest, V4FlagsAreAByteV5AnInt) {
+  Bytes v4;
+  AppendLongString(v4, "q");
+  AppendBE16(v4, 1);
+  AppendU8(v4, kQueryFlagPageSize);
+  AppendBE32(v4, 100);
+  EXPECT_EQ(Decode<QueryMessage>(Opcode::kQuery, v4, 4).params.page_size, 100);
+  // The same bytes in v5 read the flags as an int (0x04000000: no known flag);
+  // the bytes after it are left over and ignored, as Cassandra ignores them.
+  const auto v5 = Decode<QueryMessage>(Opcode::kQuery, v4, 5);
+  EXPECT_EQ(v5.params.flags, 0x04000000u);
+  EXPECT_EQ(v5.params.page_size, -1);
+}
+
+TEST(RequestTest, ValueLengthBelowMinusTwoIsInvalidFromV4) {
+  Bytes body;
+  AppendLongString(body, "q");
+  AppendBE16(body, 1);
+  AppendU8(body, kQueryFlagValues);
+  AppendBE16(body, 1);
+  AppendBE32(body, static_cast<uint32_t>(-3));
+  EXPECT_EQ(ProtocolErrorOf(0x07, body, 4), "Invalid ByteBuf length -3");
+  EXPECT_TRUE(Decode<QueryMessage>(Opcode::kQuery, body, 3).params.values[0].is_null());
+}
+
+TEST(RequestTest, TruncationAndBadFieldsUseCassandrasMessages) {
+  EXPECT_EQ(ProtocolErrorOf(0x07, "\x00\x00\x00\x10q", 4),
+            "Not enough bytes to read an UTF8 serialized string preceded by its 4 bytes length");
+  Bytes bad_consistency;
+  AppendLongString(bad_consistency, "q");
+  AppendBE16(bad_consistency, 42);
+  AppendU8(bad_consistency, 0);
+  EXPECT_EQ(ProtocolErrorOf(0x07, bad_consistency, 4), "Unknown code 42 for a consistency level");
+  Bytes min_timestamp;
+  AppendLongString(min_timestamp, "q");
+  AppendBE16(min_timestamp, 1);
+  AppendU8(min_timestamp, kQueryFlagDefaultTimestamp);
+  AppendBE64(min_timestamp, 0x8000000000000000ull);
+  EXPECT_EQ(ProtocolErrorOf(0x07, min_timestamp, 4),
+            "Out of bound timestamp, must be in [-9223372036854775807, 9223372036854775807] "
+            "(got -9223372036854775808)");
+  EXPECT_EQ(ProtocolErrorOf(0x04, "", 4),
+            "Legacy credentials authentication is not supported in protocol versions > 1. Please "
+            "use SASL authentication via a SaslResponse message");
+  EXPECT_EQ(ProtocolErrorOf(0x08, "", 4), "Opcode 8 is not a request");
+}
+
+TEST(RequestTest, HugeCountsDoNotAllocate) {
+  Bytes body;
+  AppendLongString(body, "q");
+  AppendBE16(body, 1);
+  AppendU8(body, kQueryFlagValues);
+  AppendBE16(body, 0xFFFF);  // 65535 values claimed, none present
+  EXPECT_NE(ProtocolErrorOf(0x07, body, 4), "");
+  Bytes huge_string;
+  AppendBE32(huge_string, 0x7FFFFFFF);
+  EXPECT_NE(ProtocolErrorOf(0x09, huge_string, 4), "");
+}
+
+TEST(RequestTest, Prepare) {
+  Bytes v4;
+  AppendLongString(v4, "SELECT 1");
+  EXPECT_EQ(Decode<PrepareMessage>(Opcode::kPrepare, v4, 4).query, "SELECT 1");
+  Bytes v5 = v4;
+  AppendBE32(v5, 0x01);
+  AppendString(v5, "ks");
+  auto m = Decode<PrepareMessage>(Opcode::kPrepare, v5, 5);
+  EXPECT_EQ(m.query, "SELECT 1");
+  EXPECT_EQ(m.keyspace, "ks");
+  Bytes v5_no_keyspace = v4;
+  AppendBE32(v5_no_keyspace, 0);
+  EXPECT_FALSE(Decode<PrepareMessage>(Opcode::kPrepare, v5_no_keyspace, 5).keyspace);
+}
+
+TEST(RequestTest, Execute) {
+  for (int version : {4, 5}) {
+    Bytes body;
+    AppendShortBytes(body, "0123456789abcdef");
+    if (version >= 5) AppendShortBytes(body, "metadata-id");
+    AppendBE16(body, 1);
+    AppendFlags(body, kQueryFlagValues | kQueryFlagSkipMetadata, version);
+    AppendBE16(body, 1);
+    AppendBytes(body, "x");
+    auto m = Decode<ExecuteMessage>(Opcode::kExecute, body, version);
+    EXPECT_EQ(m.id, "0123456789abcdef");
+    if (version >= 5) {
+      EXPECT_EQ(m.result_metadata_id, BytesView("metadata-id"));
+    } else {
+      EXPECT_FALSE(m.result_metadata_id);
+    }
+    EXPECT_TRUE(m.params.skip_metadata());
+    EXPECT_EQ(m.params.values.size(), 1u);
+  }
+}
+
+TEST(RequestTest, Batch) {
+  for (int version : {3, 4, 5}) {
+    Bytes body;
+    AppendU8(body, 1);  // UNLOGGED
+    AppendBE16(body, 2);
+    AppendU8(body, 0);
+    AppendLongString(body, "INSERT INTO t (a) VALUES (?)");
+    AppendBE16(body, 1);
+    AppendBytes(body, "a");
+    AppendU8(body, 1);
+    AppendShortBytes(body, "prepared-id");
+    AppendBE16(body, 2);
+    AppendBE32(body, 0xFFFFFFFF);
+    AppendBE32(body, 0xFFFFFFFE);
+    AppendBE16(body, 0x0004);
+    uint32_t flags = kQueryFlagSerialConsistency | kQueryFlagDefaultTimestamp;
+    if (version >= 5) flags |= kQueryFlagKeyspace | kQueryFlagNowInSeconds;
+    AppendFlags(body, flags, version);
+    AppendBE16(body, 0x0008);
+    AppendBE64(body, 42);
+    if (version >= 5) {
+      AppendString(body, "ks");
+      AppendBE32(body, 7);
+    }
+    auto m = Decode<BatchMessage>(Opcode::kBatch, body, version);
+    EXPECT_EQ(m.type, BatchType::kUnlogged);
+    ASSERT_EQ(m.children.size(), 2u);
+    EXPECT_FALSE(m.children[0].is_prepared);
+    EXPECT_EQ(m.children[0].query, "INSERT INTO t (a) VALUES (?)");
+    EXPECT_EQ(m.children[0].values[0].bytes, "a");
+    EXPECT_TRUE(m.children[1].is_prepared);
+    EXPECT_EQ(m.children[1].id, "prepared-id");
+    EXPECT_TRUE(m.children[1].values[0].is_null());
+    EXPECT_EQ(m.children[1].values[1].is_unset(), version >= 4);
+    EXPECT_EQ(m.consistency, 0x0004);
+    EXPECT_EQ(m.serial_consistency, 0x0008);
+    EXPECT_EQ(m.default_timestamp, 42);
+    if (version >= 5) {
+      EXPECT_EQ(m.keyspace, "ks");
+      EXPECT_EQ(m.now_in_seconds, 7);
+    }
+  }
+}
+
+TEST(RequestTest, BatchRejectsBadTypeAndKind) {
+  Bytes bad_type;
+  AppendU8(bad_type, 3);
+  EXPECT_EQ(ProtocolErrorOf(0x0D, bad_type, 4), "Invalid BATCH message type 3");
+  Bytes bad_kind;
+  AppendU8(bad_kind, 0);
+  AppendBE16(bad_kind, 1);
+  AppendU8(bad_kind, 2);
+  EXPECT_EQ(ProtocolErrorOf(0x0D, bad_kind, 4),
+            "Invalid query kind in BATCH messages. Must be 0 or 1 but got 2");
+}
+
+TEST(RequestTest, Register) {
+  Bytes body;
+  AppendBE16(body, 3);
+  AppendString(body, "TOPOLOGY_CHANGE");
+  AppendString(body, "status_change");
+  AppendString(body, "SCHEMA_CHANGE");
+  auto m = Decode<RegisterMessage>(Opcode::kRegister, body, 4);
+  ASSERT_EQ(m.event_types.size(), 3u);
+  EXPECT_EQ(m.event_types[1], "status_change");
+  Bytes bad;
+  AppendBE16(bad, 1);
+  AppendString(bad, "NOPE");
+  EXPECT_EQ(ProtocolErrorOf(0x0B, bad, 4), "Invalid value 'NOPE' for Type");
+}
+
+TEST(RequestTest, AuthResponse) {
+  Bytes body;
+  AppendBytes(body, Bytes("\0user\0pass", 10));
+  auto m = Decode<AuthResponseMessage>(Opcode::kAuthResponse, body, 4);
+  EXPECT_EQ(m.token, BytesView("\0user\0pass", 10));
+  Bytes null_token;
+  AppendBE32(null_token, 0xFFFFFFFF);
+  EXPECT_FALSE(Decode<AuthResponseMessage>(Opcode::kAuthResponse, null_token, 4).token);
+}
+
+TEST(RequestTest, ConsistencyNames) {
+  EXPECT_STREQ(ConsistencyName(0x0001), "ONE");
+  EXPECT_STREQ(ConsistencyName(0x0006), "LOCAL_QUORUM");
+  EXPECT_STREQ(ConsistencyName(0x000A), "LOCAL_ONE");
+  EXPECT_STREQ(ConsistencyName(0x0042), "UNKNOWN");
+}
+
+}  // namespace
+}  // namespace sibyl::protocol

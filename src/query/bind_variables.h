@@ -1,0 +1,59 @@
+#pragma once
+// Bind markers (`?` and `:name`): what each receives, recorded while a
+// statement is prepared, and the values a request binds to them.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/bytes.h"
+#include "cql/ast.h"
+#include "protocol/request.h"
+#include "protocol/response.h"
+#include "types/cql_type.h"
+
+namespace sibyl::query {
+
+// Collects the spec of every marker while a statement is prepared. A marker
+// is described by what receives its value, as Cassandra names it: the
+// column (`k`), `in(k)` for `k IN ?`, `value(c)` for an element of a
+// collection literal, `[limit]` / `[per_partition_limit]`; a named marker
+// takes its own name instead.
+class BindSpecCollector {
+ public:
+  BindSpecCollector(std::string keyspace, std::string table, int marker_count);
+
+  // REQUIRES: marker.kind == kBindMarker and 0 <= marker.bind_index < marker_count.
+  void Receive(const cql::Term& marker, std::string receiver, types::TypePtr type);
+
+  // The specs by marker index. Throws CqlError(kInvalid) naming a marker in a
+  // place Sibyl cannot bind yet (none should be left unreceived).
+  std::vector<protocol::ColumnSpec> Take();
+
+ private:
+  std::string keyspace_;
+  std::string table_;
+  std::vector<protocol::ColumnSpec> specs_;
+};
+
+// The values of a request for a statement's markers, by marker index. Holds
+// views into the request: the QueryParameters must outlive it.
+class BoundValues {
+ public:
+  // Positional values are taken as given; named values are matched to the
+  // specs' names. Throws CqlError(kInvalid, "Invalid amount of bind
+  // variables") when the values do not cover the markers exactly.
+  BoundValues(const std::vector<protocol::ColumnSpec>& specs,
+              const protocol::QueryParameters& params);
+  BoundValues(const BoundValues&) = delete;  // values_ may point into reordered_
+  BoundValues& operator=(const BoundValues&) = delete;
+
+  const Value& operator[](int index) const { return (*values_)[static_cast<size_t>(index)]; }
+  size_t size() const { return values_->size(); }
+
+ private:
+  const std::vector<Value>* values_;
+  std::vector<Value> reordered_;  // used only for named values
+};
+
+}  // namespace sibyl::query

@@ -1,0 +1,50 @@
+#pragma once
+// A statement prepared against a schema snapshot: what PREPARE returns to
+// the client and what EXECUTE (and QUERY, which prepares on the fly) runs.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "common/bytes.h"
+#include "cql/ast.h"
+#include "protocol/response.h"
+#include "query/select_statement.h"
+#include "schema/schema.h"
+#include "types/uuid.h"
+
+namespace sibyl::query {
+
+// USE <keyspace>: checked against the schema when executed, as Cassandra does.
+struct UseKeyspace {
+  std::string keyspace;
+};
+
+struct PreparedStatement {
+  std::string query;
+  // The keyspace unqualified names resolved in when it was prepared.
+  std::optional<std::string> keyspace;
+  // The schema version it was prepared against; a newer schema re-prepares it.
+  types::Uuid schema_version;
+  std::vector<protocol::ColumnSpec> bind_specs;
+  std::vector<uint16_t> partition_key_indexes;
+  // Never null; empty for statements that return no rows.
+  std::shared_ptr<const std::vector<protocol::ColumnSpec>> result_columns;
+  Bytes result_metadata_id;      // protocol v5
+  bool fully_qualified = false;  // names its keyspace itself
+  std::variant<std::shared_ptr<const SelectStatement>, UseKeyspace> plan;
+};
+using PreparedStatementPtr = std::shared_ptr<const PreparedStatement>;
+
+// Prepares a parsed statement. Throws CqlError(kInvalid) for statements
+// Sibyl cannot run yet ("CREATE TABLE statements are not supported by Sibyl
+// yet") and for anything Cassandra refuses at prepare time.
+[[nodiscard]] PreparedStatementPtr PrepareStatement(const cql::ParsedStatement& parsed,
+                                                    std::string_view query,
+                                                    const schema::Schema& schema,
+                                                    std::optional<std::string_view> keyspace);
+
+}  // namespace sibyl::query

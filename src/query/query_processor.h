@@ -1,0 +1,82 @@
+#pragma once
+// The statement layer the server calls: QUERY, PREPARE, EXECUTE and BATCH.
+//
+//   QueryProcessor processor(schema_store, virtual_tables, node_info);
+//   ClientState client;                       // one per connection
+//   Result r = processor.Process("SELECT * FROM system.local", params, client);
+//   PreparedResult p = processor.Prepare(query, client, /*keyspace=*/std::nullopt);
+//   Result r2 = processor.Execute(execute_message, client);
+//
+// Errors a client should see are thrown as CqlError with Cassandra's code
+// and message (InvalidRequest, SyntaxError from the parser, Unprepared with
+// the statement id for an unknown EXECUTE id).
+//
+// Thread-safety: one QueryProcessor serves every reactor thread. The
+// prepared-statement cache is behind a mutex held only for lookups and
+// inserts; statements execute without any lock, each against the schema
+// snapshot current when it starts. A ClientState belongs to one connection
+// and is never shared.
+
+#include <optional>
+#include <string_view>
+
+#include "common/bytes.h"
+#include "protocol/request.h"
+#include "protocol/response.h"
+#include "query/client_state.h"
+#include "query/prepared_cache.h"
+#include "query/prepared_statement.h"
+#include "query/result.h"
+#include "query/row_source.h"
+#include "schema/local_node_info.h"
+#include "schema/schema.h"
+#include "schema/virtual_tables.h"
+
+namespace sibyl::query {
+
+struct QueryProcessorOptions {
+  // Prepared statements kept before the least recently used is evicted. Default: 10,000.
+  size_t prepared_cache_capacity = 10000;
+};
+
+class QueryProcessor {
+ public:
+  // All three must outlive the processor.
+  QueryProcessor(schema::SchemaStore& schemas, const schema::VirtualTables& virtual_tables,
+                 const schema::LocalNodeInfo& node, QueryProcessorOptions options = {});
+
+  // QUERY: parses, prepares and executes `query` with `params` (bind values,
+  // paging, v5 keyspace). USE changes `client.keyspace`.
+  [[nodiscard]] Result Process(std::string_view query, const protocol::QueryParameters& params,
+                               ClientState& client);
+
+  // PREPARE: `keyspace` is the v5 PREPARE keyspace, else `client.keyspace` applies.
+  // The id is Cassandra's: MD5 of the query, prefixed by that keyspace unless the
+  // statement names its keyspace itself.
+  [[nodiscard]] protocol::PreparedResult Prepare(std::string_view query, ClientState& client,
+                                                 std::optional<std::string_view> keyspace);
+
+  // EXECUTE. An unknown id throws CqlError(kUnprepared, "Prepared query with ID
+  // <hex> not found (...)", UnpreparedInfo{id}). A statement prepared against an
+  // older schema is re-prepared first; if its result columns changed since the
+  // client's v5 result_metadata_id, RowsResult::new_metadata_id says so.
+  [[nodiscard]] Result Execute(const protocol::ExecuteMessage& message, ClientState& client);
+  [[nodiscard]] Result Execute(BytesView id, const protocol::QueryParameters& params,
+                               ClientState& client,
+                               std::optional<BytesView> result_metadata_id = std::nullopt);
+
+  // BATCH: not executed until the write path exists; throws an InvalidRequest saying so.
+  [[nodiscard]] Result Batch(const protocol::BatchMessage& message, ClientState& client);
+
+  size_t prepared_count() const { return cache_.size(); }
+
+ private:
+  Result Run(const PreparedStatement& statement, const protocol::QueryParameters& params,
+             ClientState& client, const schema::Schema& schema);
+
+  schema::SchemaStore& schemas_;
+  VirtualRowSource virtual_rows_;
+  PreparedCache cache_;
+};
+
+}  // namespace sibyl::query

@@ -1,0 +1,80 @@
+#include "schema/row_order.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "types/value_codec.h"
+
+namespace sibyl::schema {
+namespace {
+
+BytesView ViewOf(const OptBytes& value) { return value ? BytesView(*value) : BytesView(); }
+
+int CompareValues(const ColumnMetadata& column, BytesView a, BytesView b) {
+  int c = types::Compare(*column.type, a, b);
+  return column.order == ClusteringOrder::kDesc ? -c : c;
+}
+
+}  // namespace
+
+int PartitionPosition::Compare(const PartitionPosition& other) const {
+  if (token != other.token) return token < other.token ? -1 : 1;
+  // Bytes compare as unsigned, as Cassandra's ByteBuffer comparison does.
+  int c = key.compare(other.key);
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+Bytes RoutingKey(const std::vector<BytesView>& components) {
+  if (components.size() == 1) return Bytes(components[0]);
+  return cluster::CompositeRoutingKey(components);
+}
+
+PartitionPosition PartitionOf(const TableMetadata& table, const Row& row) {
+  std::vector<BytesView> components;
+  const size_t key_size = table.partition_key_size();
+  components.reserve(key_size);
+  for (size_t i = 0; i < key_size; ++i) components.push_back(ViewOf(row[i]));
+  PartitionPosition position;
+  position.key = RoutingKey(components);
+  position.token = cluster::Murmur3Token(position.key);
+  return position;
+}
+
+int CompareClustering(const TableMetadata& table, const Row& a, const Row& b) {
+  const size_t begin = table.clustering_begin();
+  const size_t end = begin + table.clustering_size();
+  for (size_t i = begin; i < end; ++i) {
+    int c = CompareValues(table.columns[i], ViewOf(a[i]), ViewOf(b[i]));
+    if (c != 0) return c;
+  }
+  return 0;
+}
+
+int CompareClustering(const TableMetadata& table, const Row& row, const std::vector<Bytes>& key) {
+  const size_t begin = table.clustering_begin();
+  for (size_t k = 0; k < key.size(); ++k) {
+    int c = CompareValues(table.columns[begin + k], ViewOf(row[begin + k]), key[k]);
+    if (c != 0) return c;
+  }
+  return 0;
+}
+
+void SortRows(const TableMetadata& table, std::vector<Row>& rows) {
+  // Decorate once: a token per row, then sort indexes and permute.
+  std::vector<PartitionPosition> partitions;
+  partitions.reserve(rows.size());
+  for (const Row& row : rows) partitions.push_back(PartitionOf(table, row));
+  std::vector<size_t> order(rows.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    int c = partitions[a].Compare(partitions[b]);
+    if (c != 0) return c < 0;
+    return CompareClustering(table, rows[a], rows[b]) < 0;
+  });
+  std::vector<Row> sorted;
+  sorted.reserve(rows.size());
+  for (size_t i : order) sorted.push_back(std::move(rows[i]));
+  rows = std::move(sorted);
+}
+
+}  // namespace sibyl::schema

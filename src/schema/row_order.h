@@ -1,0 +1,43 @@
+#pragma once
+// Cassandra's order of the rows of a table: partitions by the Murmur3 token
+// of their partition key (ties, which only colliding keys produce, broken by
+// the key's bytes), rows within a partition by their clustering values in
+// the table's clustering order (a DESC column reverses its type's order).
+//
+// A row here is a full row in TableMetadata::columns layout (virtual_table.h).
+
+#include <vector>
+
+#include "cluster/token.h"
+#include "common/bytes.h"
+#include "schema/table_metadata.h"
+
+namespace sibyl::schema {
+
+using Row = std::vector<OptBytes>;
+
+// Where a partition sits on the ring.
+struct PartitionPosition {
+  cluster::Token token = cluster::kMinimumToken;
+  Bytes key;  // the routing key: the serialized value, or the composite form for several columns
+
+  // <0, 0, >0 as *this sorts before, with, or after `other`.
+  int Compare(const PartitionPosition& other) const;
+};
+
+// The routing key of a partition key given as one serialized value per
+// partition key column (a null component is taken as empty).
+Bytes RoutingKey(const std::vector<BytesView>& components);
+
+// REQUIRES: row.size() == table.columns.size().
+PartitionPosition PartitionOf(const TableMetadata& table, const Row& row);
+
+// Compares the clustering values of two rows of `table` in clustering order.
+int CompareClustering(const TableMetadata& table, const Row& a, const Row& b);
+// Compares a row's clustering values with a full clustering key (one value per clustering column).
+int CompareClustering(const TableMetadata& table, const Row& row, const std::vector<Bytes>& key);
+
+// Sorts rows into the table's order.
+void SortRows(const TableMetadata& table, std::vector<Row>& rows);
+
+}  // namespace sibyl::schema

@@ -1,0 +1,178 @@
+#include "schema/schema_tables.h"
+
+#include <utility>
+
+#include "schema/system_keyspaces.h"
+#include "types/value_codec.h"
+
+namespace sibyl::schema {
+namespace {
+
+template <typename Map>
+Bytes EncodeTextMap(const Map& map) {
+  std::vector<std::pair<Bytes, Bytes>> entries;
+  entries.reserve(map.size());
+  // std::map iterates in byte order of its keys, the order a frozen map<text, ...> is serialized
+  // in.
+  for (const auto& [key, value] : map) entries.emplace_back(key, value);
+  return types::EncodeMap(entries);
+}
+
+Bytes EncodeTextList(const std::vector<std::string>& elements) {
+  return types::EncodeList(elements);
+}
+
+// A base for the tables listing something per keyspace.
+class SchemaTable : public VirtualTable {
+ public:
+  explicit SchemaTable(std::string name)
+      : VirtualTable(std::string(kSchemaKeyspace), std::move(name)) {}
+};
+
+class KeyspacesTable final : public SchemaTable {
+ public:
+  KeyspacesTable() : SchemaTable("keyspaces") {}
+
+ protected:
+  void Produce(const TableMetadata& table, const VirtualTableContext& context,
+               std::vector<Row>& rows) const override {
+    for (const auto& [name, keyspace] : context.schema.keyspaces()) {
+      RowWriter row(table);
+      row.Set("keyspace_name", types::EncodeText(name))
+          .Set("durable_writes", types::EncodeBoolean(keyspace->durable_writes))
+          .Set("replication", EncodeTextMap(keyspace->replication));
+      rows.push_back(row.Take());
+    }
+  }
+};
+
+class TablesTable final : public SchemaTable {
+ public:
+  TablesTable() : SchemaTable("tables") {}
+
+ protected:
+  void Produce(const TableMetadata& table, const VirtualTableContext& context,
+               std::vector<Row>& rows) const override {
+    for (const auto& [keyspace_name, keyspace] : context.schema.keyspaces()) {
+      for (const auto& [table_name, described] : keyspace->tables) {
+        const TableParams& p = described->params;
+        RowWriter row(table);
+        row.Set("keyspace_name", types::EncodeText(keyspace_name))
+            .Set("table_name", types::EncodeText(table_name))
+            .Set("additional_write_policy", types::EncodeText(p.additional_write_policy))
+            .Set("bloom_filter_fp_chance", types::EncodeDouble(p.bloom_filter_fp_chance))
+            .Set("caching", EncodeTextMap(p.caching))
+            // Cassandra writes cdc only when cdc_enabled is set in cassandra.yaml.
+            .SetNull("cdc")
+            .Set("comment", types::EncodeText(p.comment))
+            .Set("compaction", EncodeTextMap(p.compaction))
+            .Set("compression", EncodeTextMap(p.compression))
+            .Set("crc_check_chance", types::EncodeDouble(p.crc_check_chance))
+            // No longer used; 4.1 still writes 0.0 "for drivers' sake".
+            .Set("dclocal_read_repair_chance", types::EncodeDouble(0.0))
+            .Set("default_time_to_live", types::EncodeInt(p.default_time_to_live))
+            .Set("extensions", EncodeTextMap(p.extensions))
+            .Set("flags", EncodeTextList({described->flags.begin(), described->flags.end()}))
+            .Set("gc_grace_seconds", types::EncodeInt(p.gc_grace_seconds))
+            .Set("id", types::EncodeUuid(described->id))
+            .Set("max_index_interval", types::EncodeInt(p.max_index_interval))
+            .Set("memtable_flush_period_in_ms", types::EncodeInt(p.memtable_flush_period_in_ms))
+            .Set("min_index_interval", types::EncodeInt(p.min_index_interval))
+            .Set("read_repair", types::EncodeText(p.read_repair))
+            .Set("read_repair_chance", types::EncodeDouble(0.0))
+            .Set("speculative_retry", types::EncodeText(p.speculative_retry));
+        if (p.memtable) {
+          row.Set("memtable", types::EncodeText(*p.memtable));
+        } else {
+          row.SetNull("memtable");
+        }
+        rows.push_back(row.Take());
+      }
+    }
+  }
+};
+
+class ColumnsTable final : public SchemaTable {
+ public:
+  ColumnsTable() : SchemaTable("columns") {}
+
+ protected:
+  void Produce(const TableMetadata& table, const VirtualTableContext& context,
+               std::vector<Row>& rows) const override {
+    for (const auto& [keyspace_name, keyspace] : context.schema.keyspaces()) {
+      for (const auto& [table_name, described] : keyspace->tables) {
+        for (const ColumnMetadata& column : described->columns) {
+          RowWriter row(table);
+          row.Set("keyspace_name", types::EncodeText(keyspace_name))
+              .Set("table_name", types::EncodeText(table_name))
+              .Set("column_name", types::EncodeText(column.name))
+              .Set("clustering_order", types::EncodeText(ClusteringOrderName(column.order)))
+              .Set("column_name_bytes", Bytes(column.name))
+              .Set("kind", types::EncodeText(ColumnKindName(column.kind)))
+              .Set("position", types::EncodeInt(column.position))
+              .Set("type", types::EncodeText(column.type->ToCql()));
+          rows.push_back(row.Take());
+        }
+      }
+    }
+  }
+};
+
+class IndexesTable final : public SchemaTable {
+ public:
+  IndexesTable() : SchemaTable("indexes") {}
+
+ protected:
+  void Produce(const TableMetadata& table, const VirtualTableContext& context,
+               std::vector<Row>& rows) const override {
+    for (const auto& [keyspace_name, keyspace] : context.schema.keyspaces()) {
+      for (const auto& [table_name, described] : keyspace->tables) {
+        for (const IndexMetadata& index : described->indexes) {
+          RowWriter row(table);
+          row.Set("keyspace_name", types::EncodeText(keyspace_name))
+              .Set("table_name", types::EncodeText(table_name))
+              .Set("index_name", types::EncodeText(index.name))
+              .Set("kind", types::EncodeText(index.kind))
+              .Set("options", EncodeTextMap(index.options));
+          rows.push_back(row.Take());
+        }
+      }
+    }
+  }
+};
+
+class TypesTable final : public SchemaTable {
+ public:
+  TypesTable() : SchemaTable("types") {}
+
+ protected:
+  void Produce(const TableMetadata& table, const VirtualTableContext& context,
+               std::vector<Row>& rows) const override {
+    for (const auto& [keyspace_name, keyspace] : context.schema.keyspaces()) {
+      for (const auto& [type_name, type] : keyspace->user_types) {
+        std::vector<std::string> field_types;
+        for (const auto& field : type->params()) field_types.push_back(field->ToCql());
+        RowWriter row(table);
+        row.Set("keyspace_name", types::EncodeText(keyspace_name))
+            .Set("type_name", types::EncodeText(type_name))
+            .Set("field_names", EncodeTextList(type->field_names()))
+            .Set("field_types", EncodeTextList(field_types));
+        rows.push_back(row.Take());
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<std::unique_ptr<VirtualTable>> MakeSchemaTables() {
+  std::vector<std::unique_ptr<VirtualTable>> tables;
+  tables.push_back(std::make_unique<KeyspacesTable>());
+  tables.push_back(std::make_unique<TablesTable>());
+  tables.push_back(std::make_unique<ColumnsTable>());
+  tables.push_back(std::make_unique<IndexesTable>());
+  tables.push_back(std::make_unique<TypesTable>());
+  return tables;
+}
+
+}  // namespace sibyl::schema

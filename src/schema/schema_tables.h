@@ -1,0 +1,20 @@
+#pragma once
+// The system_schema tables, produced from the live Schema snapshot, with
+// the values Cassandra 4.1's SchemaKeyspace writes for each keyspace, table,
+// column, index and user type — so the system keyspaces describe
+// themselves and user tables appear as soon as they are in the schema.
+//
+// Produced: keyspaces, tables, columns, indexes, types. dropped_columns,
+// triggers, views, functions and aggregates have nothing to list yet (Sibyl
+// has no such objects) and read as empty tables.
+
+#include <memory>
+#include <vector>
+
+#include "schema/virtual_table.h"
+
+namespace sibyl::schema {
+
+std::vector<std::unique_ptr<VirtualTable>> MakeSchemaTables();
+
+}  // namespace sibyl::schema

@@ -1,0 +1,29 @@
+#include "schema/virtual_table.h"
+
+#include <cassert>
+
+namespace sibyl::schema {
+
+RowWriter& RowWriter::Set(std::string_view column, Bytes value) {
+  int index = table_.ColumnIndex(column);
+  assert(index >= 0);
+  if (index >= 0) row_[static_cast<size_t>(index)] = std::move(value);
+  return *this;
+}
+
+RowWriter& RowWriter::SetNull(std::string_view column) {
+  int index = table_.ColumnIndex(column);
+  assert(index >= 0);
+  if (index >= 0) row_[static_cast<size_t>(index)].reset();
+  return *this;
+}
+
+std::vector<Row> VirtualTable::Rows(const TableMetadata& table,
+                                    const VirtualTableContext& context) const {
+  std::vector<Row> rows;
+  Produce(table, context, rows);
+  SortRows(table, rows);
+  return rows;
+}
+
+}  // namespace sibyl::schema

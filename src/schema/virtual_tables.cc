@@ -1,0 +1,30 @@
+#include "schema/virtual_tables.h"
+
+#include <cassert>
+
+#include "schema/node_tables.h"
+#include "schema/schema_tables.h"
+
+namespace sibyl::schema {
+
+VirtualTables VirtualTables::SystemTables() {
+  VirtualTables registry;
+  registry.Add(MakeLocalTable());
+  registry.Add(MakePeersTable());
+  registry.Add(MakePeersV2Table());
+  for (auto& table : MakeSchemaTables()) registry.Add(std::move(table));
+  return registry;
+}
+
+void VirtualTables::Add(std::unique_ptr<VirtualTable> table) {
+  auto key = std::make_pair(table->keyspace(), table->name());
+  [[maybe_unused]] bool inserted = tables_.emplace(std::move(key), std::move(table)).second;
+  assert(inserted);
+}
+
+const VirtualTable* VirtualTables::Find(std::string_view keyspace, std::string_view table) const {
+  auto it = tables_.find(std::pair<std::string_view, std::string_view>(keyspace, table));
+  return it == tables_.end() ? nullptr : it->second.get();
+}
+
+}  // namespace sibyl::schema

@@ -1,0 +1,301 @@
+#include "server/config.h"
+
+#include <arpa/inet.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <functional>
+#include <set>
+
+namespace sibyl::server {
+namespace {
+
+using Setter = std::function<void(Config&, const std::string& key, const std::string& value)>;
+
+struct KeySpec {
+  const char* value_hint;  // for --help
+  const char* description;
+  Setter set;
+};
+
+[[noreturn]] void Bad(const std::string& key, const std::string& value, const std::string& why) {
+  throw ConfigError("Invalid value '" + value + "' for " + key + ": " + why);
+}
+
+int64_t ParseInteger(const std::string& key, const std::string& value, int64_t min, int64_t max) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+  if (ec != std::errc() || end != value.data() + value.size()) Bad(key, value, "not an integer");
+  if (v < min || v > max) {
+    Bad(key, value, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+  }
+  return v;
+}
+
+// Splits "16MiB" into (16, "MiB").
+std::pair<uint64_t, std::string> SplitQuantity(const std::string& key, const std::string& value) {
+  size_t digits = 0;
+  while (digits < value.size() && std::isdigit(static_cast<unsigned char>(value[digits]))) ++digits;
+  if (digits == 0) Bad(key, value, "expected a number followed by a unit");
+  uint64_t n = 0;
+  auto [end, ec] = std::from_chars(value.data(), value.data() + digits, n);
+  if (ec != std::errc()) Bad(key, value, "number out of range");
+  return {n, value.substr(digits)};
+}
+
+// Cassandra 4.1 data storage: B, KiB, MiB, GiB.
+uint64_t ParseDataStorage(const std::string& key, const std::string& value) {
+  auto [n, unit] = SplitQuantity(key, value);
+  static const std::map<std::string, uint64_t> kUnits{
+      {"B", 1}, {"KiB", 1024}, {"MiB", 1024 * 1024}, {"GiB", 1024ull * 1024 * 1024}};
+  auto it = kUnits.find(unit);
+  if (it == kUnits.end()) Bad(key, value, "accepted units are B, KiB, MiB, GiB");
+  if (n > UINT64_MAX / it->second) Bad(key, value, "too large");
+  return n * it->second;
+}
+
+// Cassandra 4.1 durations: ns, us, µs, ms, s, m, h, d.
+std::chrono::milliseconds ParseDuration(const std::string& key, const std::string& value) {
+  auto [n, unit] = SplitQuantity(key, value);
+  using namespace std::chrono;
+  if (unit == "ms") return milliseconds(n);
+  if (unit == "s") return seconds(n);
+  if (unit == "m") return minutes(n);
+  if (unit == "h") return hours(n);
+  if (unit == "d") return hours(24 * n);
+  if (unit == "us" || unit == "µs") return duration_cast<milliseconds>(microseconds(n));
+  if (unit == "ns") return duration_cast<milliseconds>(nanoseconds(n));
+  Bad(key, value, "accepted units are ns, us, ms, s, m, h, d");
+}
+
+void CheckAddress(const std::string& key, const std::string& value) {
+  in_addr v4;
+  in6_addr v6;
+  if (inet_pton(AF_INET, value.c_str(), &v4) != 1 && inet_pton(AF_INET6, value.c_str(), &v6) != 1) {
+    Bad(key, value, "not an IPv4 or IPv6 address");
+  }
+}
+
+Setter Text(std::string Config::*field) {
+  return [field](Config& c, const std::string&, const std::string& v) { c.*field = v; };
+}
+Setter Address(std::string Config::*field) {
+  return [field](Config& c, const std::string& k, const std::string& v) {
+    CheckAddress(k, v);
+    c.*field = v;
+  };
+}
+Setter Int(int32_t Config::*field, int64_t min, int64_t max) {
+  return [=](Config& c, const std::string& k, const std::string& v) {
+    c.*field = static_cast<int32_t>(ParseInteger(k, v, min, max));
+  };
+}
+Setter Millis(std::chrono::milliseconds Config::*field, bool legacy_integer) {
+  return [=](Config& c, const std::string& k, const std::string& v) {
+    c.*field = legacy_integer ? std::chrono::milliseconds(ParseInteger(k, v, 0, INT32_MAX))
+                              : ParseDuration(k, v);
+  };
+}
+
+constexpr uint64_t kMaxFrameSizeLimit = 256ull * 1024 * 1024;
+
+void SetMaxFrameSize(Config& c, const std::string& key, uint64_t bytes, const std::string& v) {
+  // Cassandra caps native_transport_max_frame_size below 256MiB.
+  if (bytes < 1024 || bytes >= kMaxFrameSizeLimit) Bad(key, v, "must be at least 1KiB and less than 256MiB");
+  c.native_transport_max_frame_size = bytes;
+}
+
+const std::map<std::string, KeySpec>& Keys() {
+  static const std::map<std::string, KeySpec> keys{
+      {"cluster_name", {"NAME", "name of the cluster (default: Test Cluster)", Text(&Config::cluster_name)}},
+      {"listen_address", {"ADDR", "address of this node (default: 127.0.0.1)", Address(&Config::listen_address)}},
+      {"rpc_address", {"ADDR", "address for CQL clients (default: listen_address)", Address(&Config::rpc_address)}},
+      {"native_transport_address", {"ADDR", "same as rpc_address", Address(&Config::rpc_address)}},
+      {"broadcast_address", {"ADDR", "address other nodes are told (default: listen_address)", Address(&Config::broadcast_address)}},
+      {"broadcast_rpc_address", {"ADDR", "address clients are told (default: rpc_address)", Address(&Config::broadcast_rpc_address)}},
+      {"storage_port", {"PORT", "inter-node port (default: 7000)", Int(&Config::storage_port, 1, 65535)}},
+      {"native_transport_port", {"PORT", "CQL port (default: 9042)", Int(&Config::native_transport_port, 0, 65535)}},
+      {"native_transport_max_frame_size",
+       {"SIZE", "largest request accepted, e.g. 16MiB (default: 16MiB)",
+        [](Config& c, const std::string& k, const std::string& v) {
+          SetMaxFrameSize(c, k, ParseDataStorage(k, v), v);
+        }}},
+      {"native_transport_max_frame_size_in_mb",
+       {"N", "the same in MiB (older spelling)",
+        [](Config& c, const std::string& k, const std::string& v) {
+          SetMaxFrameSize(c, k, static_cast<uint64_t>(ParseInteger(k, v, 1, 255)) << 20, v);
+        }}},
+      {"native_transport_max_concurrent_connections",
+       {"N", "connection limit, -1 for none (default: -1)",
+        Int(&Config::native_transport_max_concurrent_connections, -1, INT32_MAX)}},
+      {"data_file_directories",
+       {"DIR", "data directory (default: ./sibyl-data); in YAML a list",
+        [](Config& c, const std::string& k, const std::string& v) {
+          if (v.empty()) Bad(k, v, "empty path");
+          c.data_file_directories = {v};
+        }}},
+      {"data_dir", {"DIR", "same as data_file_directories", nullptr}},
+      {"commitlog_directory",
+       {"DIR", "commit log directory (default: <data dir>/commitlog)",
+        [](Config& c, const std::string& k, const std::string& v) {
+          if (v.empty()) Bad(k, v, "empty path");
+          c.commitlog_directory = v;
+        }}},
+      {"commitlog_sync",
+       {"MODE", "periodic, batch or group (default: periodic)",
+        [](Config& c, const std::string& k, const std::string& v) {
+          if (v == "periodic") c.commitlog_sync = CommitlogSync::kPeriodic;
+          else if (v == "batch") c.commitlog_sync = CommitlogSync::kBatch;
+          else if (v == "group") c.commitlog_sync = CommitlogSync::kGroup;
+          else Bad(k, v, "expected periodic, batch or group");
+        }}},
+      {"commitlog_sync_period", {"DURATION", "periodic fsync interval (default: 10000ms)", Millis(&Config::commitlog_sync_period, false)}},
+      {"commitlog_sync_period_in_ms", {"N", "the same in ms (older spelling)", Millis(&Config::commitlog_sync_period, true)}},
+      {"commitlog_sync_group_window", {"DURATION", "group fsync window (default: 1000ms)", Millis(&Config::commitlog_sync_group_window, false)}},
+      {"commitlog_sync_group_window_in_ms", {"N", "the same in ms (older spelling)", Millis(&Config::commitlog_sync_group_window, true)}},
+      {"num_tokens", {"N", "tokens (vnodes) this node owns (default: 16)", Int(&Config::num_tokens, 1, 1536)}},
+      {"partitioner",
+       {"CLASS", "only Murmur3Partitioner",
+        [](Config& c, const std::string& k, const std::string& v) {
+          if (v != "org.apache.cassandra.dht.Murmur3Partitioner" && v != "Murmur3Partitioner") {
+            Bad(k, v, "Sibyl supports only org.apache.cassandra.dht.Murmur3Partitioner");
+          }
+          c.partitioner = "org.apache.cassandra.dht.Murmur3Partitioner";
+        }}},
+      {"endpoint_snitch",
+       {"CLASS", "only SimpleSnitch (datacenter and rack come from the keys below)",
+        [](Config& c, const std::string& k, const std::string& v) {
+          if (v != "SimpleSnitch" && v != "org.apache.cassandra.locator.SimpleSnitch") {
+            Bad(k, v, "Sibyl supports only SimpleSnitch for now");
+          }
+          c.endpoint_snitch = "SimpleSnitch";
+        }}},
+      {"datacenter", {"NAME", "data center this node reports (default: datacenter1)", Text(&Config::datacenter)}},
+      {"rack", {"NAME", "rack this node reports (default: rack1)", Text(&Config::rack)}},
+      {"reactor_threads", {"N", "threads serving connections, 0 = one per core (default: 0)", Int(&Config::reactor_threads, 0, 256)}},
+  };
+  return keys;
+}
+
+}  // namespace
+
+bool IsIgnoredCassandraKey(const std::string& key) {
+  // Tuning knobs of Cassandra's own thread pools, caches and background
+  // machinery, present in the stock cassandra.yaml.
+  static const std::set<std::string> kIgnored{
+      "hinted_handoff_enabled", "max_hint_window", "max_hint_window_in_ms",
+      "hinted_handoff_throttle", "hinted_handoff_throttle_in_kb", "max_hints_delivery_threads",
+      "hints_directory", "hints_flush_period", "hints_flush_period_in_ms", "max_hints_file_size",
+      "max_hints_file_size_in_mb", "batchlog_replay_throttle", "batchlog_replay_throttle_in_kb",
+      "authenticator", "authorizer", "role_manager", "network_authorizer", "roles_validity",
+      "roles_validity_in_ms", "permissions_validity", "permissions_validity_in_ms",
+      "credentials_validity", "credentials_validity_in_ms", "cdc_enabled", "disk_failure_policy",
+      "commit_failure_policy", "prepared_statements_cache_size", "key_cache_size",
+      "key_cache_size_in_mb", "key_cache_save_period", "row_cache_size", "row_cache_size_in_mb",
+      "row_cache_save_period", "counter_cache_size", "counter_cache_size_in_mb",
+      "counter_cache_save_period", "saved_caches_directory", "commitlog_segment_size",
+      "commitlog_segment_size_in_mb", "seed_provider", "concurrent_reads", "concurrent_writes",
+      "concurrent_counter_writes", "concurrent_materialized_view_writes",
+      "memtable_allocation_type", "memtable_heap_space", "memtable_offheap_space",
+      "index_summary_capacity", "index_summary_resize_interval", "trickle_fsync",
+      "trickle_fsync_interval", "ssl_storage_port", "start_native_transport",
+      "native_transport_allow_older_protocols", "column_index_size", "column_index_size_in_kb",
+      "column_index_cache_size", "concurrent_compactors", "compaction_throughput",
+      "compaction_throughput_mb_per_sec", "sstable_preemptive_open_interval",
+      "read_request_timeout", "read_request_timeout_in_ms", "range_request_timeout",
+      "range_request_timeout_in_ms", "write_request_timeout", "write_request_timeout_in_ms",
+      "counter_write_request_timeout", "cas_contention_timeout", "truncate_request_timeout",
+      "request_timeout", "request_timeout_in_ms", "slow_query_log_timeout",
+      "dynamic_snitch_update_interval", "dynamic_snitch_reset_interval",
+      "dynamic_snitch_badness_threshold", "server_encryption_options",
+      "client_encryption_options", "internode_compression", "inter_dc_tcp_nodelay",
+      "trace_type_query_ttl", "trace_type_repair_ttl", "user_defined_functions_enabled",
+      "scripted_user_defined_functions_enabled", "transparent_data_encryption_options",
+      "tombstone_warn_threshold", "tombstone_failure_threshold", "batch_size_warn_threshold",
+      "batch_size_warn_threshold_in_kb", "batch_size_fail_threshold",
+      "batch_size_fail_threshold_in_kb", "unlogged_batch_across_partitions_warn_threshold",
+      "gc_warn_threshold", "gc_warn_threshold_in_ms", "gc_log_threshold",
+      "gc_log_threshold_in_ms", "materialized_views_enabled", "sasi_indexes_enabled",
+      "transient_replication_enabled", "drop_compact_storage_enabled", "auto_snapshot",
+      "snapshot_links_per_second", "snapshot_before_compaction", "incremental_backups",
+      "auto_bootstrap", "allocate_tokens_for_local_replication_factor", "rpc_keepalive",
+      "listen_on_broadcast_address", "internode_authenticator", "diagnostic_events_enabled",
+      "repaired_data_tracking_for_range_reads_enabled",
+      "repaired_data_tracking_for_partition_reads_enabled", "report_unconfirmed_repaired_data_mismatches",
+      "audit_logging_options", "full_query_logging_options", "cdc_raw_directory",
+      "native_transport_idle_timeout", "native_transport_idle_timeout_in_ms"};
+  return kIgnored.count(key) > 0;
+}
+
+void SetConfigValue(Config& config, const std::string& key, const std::string& value) {
+  if (key == "data_dir") return SetConfigValue(config, "data_file_directories", value);
+  auto it = Keys().find(key);
+  if (it == Keys().end()) throw ConfigError("Unknown configuration key '" + key + "'");
+  it->second.set(config, key, value);
+}
+
+std::vector<std::string> LoadConfigFile(Config& config, const std::filesystem::path& file) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(file.string());
+  } catch (const YAML::BadFile&) {
+    throw ConfigError("Cannot read configuration file " + file.string());
+  } catch (const YAML::Exception& e) {
+    throw ConfigError("Invalid yaml in " + file.string() + ": " + e.what());
+  }
+  std::vector<std::string> warnings;
+  if (root.IsNull()) return warnings;
+  if (!root.IsMap()) throw ConfigError("Invalid yaml in " + file.string() + ": expected a map of keys");
+  std::vector<std::string> unknown;
+  for (const auto& entry : root) {
+    const auto key = entry.first.as<std::string>();
+    const YAML::Node& value = entry.second;
+    if (IsIgnoredCassandraKey(key)) {
+      warnings.push_back("Ignoring cassandra.yaml key '" + key + "': not used by Sibyl");
+      continue;
+    }
+    if (key != "data_dir" && Keys().find(key) == Keys().end()) {
+      unknown.push_back(key);
+      continue;
+    }
+    if (key == "data_file_directories" && value.IsSequence()) {
+      if (value.size() == 0) throw ConfigError("Invalid value for data_file_directories: empty list");
+      config.data_file_directories.clear();
+      for (const auto& dir : value) config.data_file_directories.emplace_back(dir.as<std::string>());
+      continue;
+    }
+    if (!value.IsScalar()) {
+      throw ConfigError("Invalid value for " + key + " in " + file.string() + ": expected a single value");
+    }
+    SetConfigValue(config, key, value.Scalar());
+  }
+  if (!unknown.empty()) {
+    // Cassandra's wording for the same mistake.
+    std::string list;
+    for (const auto& k : unknown) list += (list.empty() ? "" : ", ") + k;
+    throw ConfigError("Invalid yaml. Please remove properties [" + list + "] from your " +
+                      file.filename().string());
+  }
+  return warnings;
+}
+
+void ValidateConfig(const Config& config) {
+  if (config.cluster_name.empty()) throw ConfigError("cluster_name must not be empty");
+  if (config.data_file_directories.empty()) throw ConfigError("data_file_directories must not be empty");
+}
+
+std::string DescribeConfigKeys() {
+  std::string out;
+  for (const auto& [key, spec] : Keys()) {
+    std::string flag = "--" + key;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    std::string left = "  " + flag + " " + spec.value_hint;
+    if (left.size() < 48) left.resize(48, ' ');
+    else left += "  ";
+    out += left + spec.description + "\n";
+  }
+  return out;
+}
+
+}  // namespace sibyl::server

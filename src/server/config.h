@@ -1,0 +1,78 @@
+#pragma once
+// Node configuration. Keys and value formats are cassandra.yaml's (Cassandra
+// 4.1: sizes like "16MiB", durations like "10000ms", and the older
+// "_in_mb"/"_in_ms" spellings), read from a YAML file and overridden by
+// command-line flags of the same name with '-' for '_'
+// (--native-transport-port 9043).
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sibyl::server {
+
+enum class CommitlogSync { kPeriodic, kBatch, kGroup };
+
+struct Config {
+  std::string cluster_name = "Test Cluster";
+  // Address for other nodes; also the native transport's address unless
+  // rpc_address is set.
+  std::string listen_address = "127.0.0.1";
+  std::string rpc_address;            // default: listen_address
+  std::string broadcast_address;      // default: listen_address
+  std::string broadcast_rpc_address;  // default: rpc_address
+  int32_t storage_port = 7000;
+  int32_t native_transport_port = 9042;
+  // Largest request envelope accepted. Default: 16MiB (Cassandra 4.1).
+  uint64_t native_transport_max_frame_size = 16 * 1024 * 1024;
+  int32_t native_transport_max_concurrent_connections = -1;  // -1: unlimited
+  std::vector<std::filesystem::path> data_file_directories{"sibyl-data"};
+  std::filesystem::path commitlog_directory;  // default: <first data dir>/commitlog
+  CommitlogSync commitlog_sync = CommitlogSync::kPeriodic;
+  std::chrono::milliseconds commitlog_sync_period{10000};
+  std::chrono::milliseconds commitlog_sync_group_window{1000};
+  int32_t num_tokens = 16;
+  std::string partitioner = "org.apache.cassandra.dht.Murmur3Partitioner";
+  std::string endpoint_snitch = "SimpleSnitch";
+  // Sibyl's own keys: where SimpleSnitch's fixed answers come from, and how
+  // many reactor threads serve connections (0: one per core).
+  std::string datacenter = "datacenter1";
+  std::string rack = "rack1";
+  int32_t reactor_threads = 0;
+
+  const std::filesystem::path& data_dir() const { return data_file_directories.front(); }
+  std::string native_address() const { return rpc_address.empty() ? listen_address : rpc_address; }
+};
+
+// A configuration problem, with a one-line message naming the key.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Applies one key with its textual value (from a flag). Throws ConfigError
+// for an unknown key or a bad value.
+void SetConfigValue(Config& config, const std::string& key, const std::string& value);
+
+// Reads a cassandra.yaml-style file over `config`. Throws ConfigError.
+// Returns warnings (ignored Cassandra keys) for the log.
+std::vector<std::string> LoadConfigFile(Config& config, const std::filesystem::path& file);
+
+// Checks relations between keys (addresses parse, ports in range, ...).
+// Throws ConfigError.
+void ValidateConfig(const Config& config);
+
+// One line per key for `sibyl start --help`: "  --native-transport-port N  ...".
+std::string DescribeConfigKeys();
+
+// Keys of cassandra.yaml that tune Cassandra internals Sibyl does not have
+// (thread pools, caches...). They are accepted and ignored with a warning, so
+// an existing cassandra.yaml loads; anything else unknown is an error.
+bool IsIgnoredCassandraKey(const std::string& key);
+
+}  // namespace sibyl::server

@@ -1,0 +1,115 @@
+#include "server/config.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "server/command_line.h"
+
+namespace sibyl::server {
+namespace {
+
+std::filesystem::path WriteTemp(const std::string& name, const std::string& text) {
+  auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(ConfigTest, DefaultsAreCassandras) {
+  Config c;
+  EXPECT_EQ(c.cluster_name, "Test Cluster");
+  EXPECT_EQ(c.native_address(), "127.0.0.1");
+  EXPECT_EQ(c.native_transport_port, 9042);
+  EXPECT_EQ(c.native_transport_max_frame_size, 16u * 1024 * 1024);
+  EXPECT_EQ(c.num_tokens, 16);
+  EXPECT_EQ(c.data_dir(), "sibyl-data");
+  EXPECT_EQ(c.datacenter, "datacenter1");
+  EXPECT_EQ(c.rack, "rack1");
+}
+
+TEST(ConfigTest, SizesAndDurationsInCassandra41Units) {
+  Config c;
+  SetConfigValue(c, "native_transport_max_frame_size", "32MiB");
+  EXPECT_EQ(c.native_transport_max_frame_size, 32u << 20);
+  SetConfigValue(c, "native_transport_max_frame_size_in_mb", "8");
+  EXPECT_EQ(c.native_transport_max_frame_size, 8u << 20);
+  SetConfigValue(c, "commitlog_sync_period", "2s");
+  EXPECT_EQ(c.commitlog_sync_period.count(), 2000);
+  SetConfigValue(c, "commitlog_sync_period_in_ms", "150");
+  EXPECT_EQ(c.commitlog_sync_period.count(), 150);
+  EXPECT_THROW(SetConfigValue(c, "native_transport_max_frame_size", "16MB"), ConfigError);
+  EXPECT_THROW(SetConfigValue(c, "native_transport_max_frame_size", "512MiB"), ConfigError);
+  EXPECT_THROW(SetConfigValue(c, "commitlog_sync_period", "10 parsecs"), ConfigError);
+}
+
+TEST(ConfigTest, BadValuesNameTheKey) {
+  Config c;
+  try {
+    SetConfigValue(c, "native_transport_port", "90422");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("native_transport_port"), std::string::npos);
+  }
+  EXPECT_THROW(SetConfigValue(c, "listen_address", "not-an-ip"), ConfigError);
+  EXPECT_THROW(SetConfigValue(c, "commitlog_sync", "sometimes"), ConfigError);
+  EXPECT_THROW(SetConfigValue(c, "num_tokens", "0"), ConfigError);
+  EXPECT_THROW(SetConfigValue(c, "partitioner", "RandomPartitioner"), ConfigError);
+  EXPECT_THROW(SetConfigValue(c, "no_such_key", "1"), ConfigError);
+}
+
+TEST(ConfigTest, YamlFileWithListsAndIgnoredKeys) {
+  auto path = WriteTemp("sibyl-config-test.yaml",
+                        "cluster_name: 'Prod'\n"
+                        "num_tokens: 4\n"
+                        "data_file_directories:\n  - /tmp/a\n  - /tmp/b\n"
+                        "commitlog_sync: batch\n"
+                        "concurrent_reads: 32\n");
+  Config c;
+  auto warnings = LoadConfigFile(c, path);
+  EXPECT_EQ(c.cluster_name, "Prod");
+  EXPECT_EQ(c.num_tokens, 4);
+  ASSERT_EQ(c.data_file_directories.size(), 2u);
+  EXPECT_EQ(c.data_dir(), "/tmp/a");
+  EXPECT_EQ(c.commitlog_sync, CommitlogSync::kBatch);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("concurrent_reads"), std::string::npos);
+}
+
+TEST(ConfigTest, UnknownYamlKeyIsRefusedAsCassandraDoes) {
+  auto path = WriteTemp("sibyl-config-unknown.yaml", "cluster_nmae: x\n");
+  Config c;
+  try {
+    LoadConfigFile(c, path);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("Please remove properties [cluster_nmae]"), std::string::npos);
+  }
+}
+
+TEST(CommandLineTest, FlagsOverrideTheFile) {
+  auto path = WriteTemp("sibyl-config-flags.yaml", "native_transport_port: 9100\ncluster_name: A\n");
+  auto options = ParseStartArguments(
+      {"--config", path.string(), "--native-transport-port", "9043", "--listen-address=127.0.0.2",
+       "--data-dir", "/tmp/sibyl-x"});
+  EXPECT_EQ(options.config.native_transport_port, 9043);
+  EXPECT_EQ(options.config.cluster_name, "A");
+  EXPECT_EQ(options.config.listen_address, "127.0.0.2");
+  EXPECT_EQ(options.config.data_dir(), "/tmp/sibyl-x");
+}
+
+TEST(CommandLineTest, UnknownFlagAndMissingValue) {
+  EXPECT_THROW(ParseStartArguments({"--no-such-flag", "1"}), ConfigError);
+  EXPECT_THROW(ParseStartArguments({"--native-transport-port"}), ConfigError);
+  EXPECT_THROW(ParseStartArguments({"stray"}), ConfigError);
+}
+
+TEST(CommandLineTest, HelpListsEveryKey) {
+  const std::string usage = StartUsage();
+  for (const char* flag : {"--native-transport-port", "--listen-address", "--data-dir", "--config",
+                           "--commitlog-sync", "--num-tokens", "--native-transport-max-frame-size"}) {
+    EXPECT_NE(usage.find(flag), std::string::npos) << flag;
+  }
+}
+
+}  // namespace
+}  // namespace sibyl::server

@@ -1,0 +1,60 @@
+// The `sibyl` binary: subcommands over one executable.
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "server/command_line.h"
+#include "server/node.h"
+#include "server/version.h"
+
+namespace {
+
+bool HasHelpFlag(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a == "--help" || a == "-h") return true;
+  }
+  return false;
+}
+
+int Start(const std::vector<std::string>& args) {
+  using namespace sibyl::server;
+  if (HasHelpFlag(args)) {
+    std::cout << StartUsage();
+    return 0;
+  }
+  StartOptions options;
+  try {
+    options = ParseStartArguments(args);
+  } catch (const ConfigError& e) {
+    std::cerr << "sibyl: " << e.what() << "\n";
+    return 1;
+  }
+  return RunNode(options);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cerr << sibyl::server::MainUsage();
+    return 1;
+  }
+  const std::string command = args.front();
+  args.erase(args.begin());
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << sibyl::server::MainUsage();
+    return 0;
+  }
+  if (command == "--version" || command == "version") {
+    std::cout << sibyl::server::VersionLine() << "\n";
+    return 0;
+  }
+  if (command == "start") return Start(args);
+  std::cerr << "sibyl: unknown command '" << command << "' (see sibyl --help)\n";
+  return 1;
+}

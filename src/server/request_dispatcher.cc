@@ -1,0 +1,235 @@
+#include "server/request_dispatcher.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "common/error.h"
+#include "protocol/response.h"
+#include "schema/local_node_info.h"
+#include "server/event_bus.h"
+#include "server/server_context.h"
+
+namespace sibyl::server {
+
+using protocol::Opcode;
+
+namespace {
+
+// Cassandra's Message.Type names, as its protocol errors spell them.
+const char* MessageTypeName(uint8_t opcode) {
+  switch (static_cast<Opcode>(opcode)) {
+    case Opcode::kStartup: return "STARTUP";
+    case Opcode::kOptions: return "OPTIONS";
+    case Opcode::kQuery: return "QUERY";
+    case Opcode::kPrepare: return "PREPARE";
+    case Opcode::kExecute: return "EXECUTE";
+    case Opcode::kRegister: return "REGISTER";
+    case Opcode::kBatch: return "BATCH";
+    case Opcode::kAuthResponse: return "AUTH_RESPONSE";
+    default: return "UNKNOWN";
+  }
+}
+
+std::string Upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Parses "major.minor.patch[-label]" as Cassandra's CassandraVersion does and
+// checks it is a CQL 3 version (>= 2.99.0, as Cassandra compares).
+void CheckCqlVersion(std::string_view text) {
+  int parts[3] = {0, 0, 0};
+  size_t pos = 0;
+  int count = 0;
+  std::string_view core = text.substr(0, std::min(text.find('-'), text.size()));
+  while (count < 3 && pos <= core.size()) {
+    size_t dot = std::min(core.find('.', pos), core.size());
+    auto [end, ec] = std::from_chars(core.data() + pos, core.data() + dot, parts[count]);
+    if (ec != std::errc() || end != core.data() + dot || dot == pos) break;
+    ++count;
+    pos = dot + 1;
+    if (dot == core.size()) break;
+  }
+  if (count < 2 || pos < core.size()) {
+    ThrowProtocol("Invalid version value: " + std::string(text));
+  }
+  const bool below = parts[0] < 2 || (parts[0] == 2 && (parts[1] < 99));
+  if (below) {
+    ThrowProtocol("CQL version " + std::string(text) +
+                  " is not supported by the binary protocol (supported version are >= 3.0.0)");
+  }
+}
+
+void WriteError(protocol::ConnectionCodec& codec, int16_t stream, const CqlError& error) {
+  Bytes& body = codec.BeginResponse(stream, Opcode::kError);
+  protocol::EncodeError(body, error, codec.version());
+  codec.EndResponse();
+}
+
+}  // namespace
+
+DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
+                                            protocol::ConnectionCodec& codec,
+                                            const std::shared_ptr<EventSubscriber>& subscriber) {
+  const auto& header = envelope.header;
+  const int16_t stream = header.stream;
+  try {
+    const auto opcode = static_cast<Opcode>(header.opcode);
+    if (phase_ == Phase::kUninitialized && opcode != Opcode::kStartup && opcode != Opcode::kOptions) {
+      ThrowProtocol(std::string("Unexpected message ") + MessageTypeName(header.opcode) +
+                    ", expecting STARTUP or OPTIONS");
+    }
+    if (phase_ == Phase::kReady && opcode == Opcode::kStartup) {
+      ThrowProtocol("Unexpected message STARTUP, the connection is already initialized");
+    }
+    protocol::Request request;
+    try {
+      request = protocol::DecodeRequest(header.opcode, envelope.body, codec.version());
+    } catch (const CqlError& error) {
+      WriteError(codec, stream, error);
+      // Cassandra closes a v5 connection after consecutive undecodable messages.
+      codec.NoteBadRequest();
+      return DispatchOutcome::kContinue;
+    }
+    client_state_.protocol_version = codec.version();
+    std::visit(
+        [&](const auto& message) {
+          using T = std::decay_t<decltype(message)>;
+          if constexpr (std::is_same_v<T, protocol::OptionsMessage>) {
+            HandleOptions(codec, stream);
+          } else if constexpr (std::is_same_v<T, protocol::StartupMessage>) {
+            HandleStartup(message, codec, stream);
+          } else if constexpr (std::is_same_v<T, protocol::RegisterMessage>) {
+            HandleRegister(message, codec, stream, subscriber);
+          } else if constexpr (std::is_same_v<T, protocol::QueryMessage>) {
+            auto result = context_.processor.Process(message.query, message.params, client_state_);
+            WriteResult(result, codec, stream, message.params.skip_metadata());
+          } else if constexpr (std::is_same_v<T, protocol::PrepareMessage>) {
+            auto prepared = context_.processor.Prepare(message.query, client_state_, message.keyspace);
+            Bytes& body = codec.BeginResponse(stream, Opcode::kResult);
+            protocol::EncodePreparedResult(body, prepared, codec.version());
+            codec.EndResponse();
+          } else if constexpr (std::is_same_v<T, protocol::ExecuteMessage>) {
+            auto result = context_.processor.Execute(message, client_state_);
+            WriteResult(result, codec, stream, message.params.skip_metadata());
+          } else if constexpr (std::is_same_v<T, protocol::BatchMessage>) {
+            auto result = context_.processor.Batch(message, client_state_);
+            WriteResult(result, codec, stream, false);
+          } else if constexpr (std::is_same_v<T, protocol::AuthResponseMessage>) {
+            // No authenticator is configured, so there is no SASL exchange to continue.
+            ThrowProtocol("Unexpected message AUTH_RESPONSE, no authentication is in progress");
+          }
+        },
+        request);
+  } catch (const CqlError& error) {
+    WriteError(codec, stream, error);
+  } catch (const std::exception& e) {
+    spdlog::error("Unexpected exception while processing a request: {}", e.what());
+    WriteError(codec, stream, CqlError(ErrorCode::kServerError, e.what()));
+  }
+  return DispatchOutcome::kContinue;
+}
+
+void RequestDispatcher::HandleOptions(protocol::ConnectionCodec& codec, int16_t stream) {
+  static const std::map<std::string, std::vector<std::string>> kSupported{
+      {"CQL_VERSION", {schema::kCqlVersion}},
+      {"COMPRESSION", {"snappy", "lz4"}},
+      {"PROTOCOL_VERSIONS", {"3/v3", "4/v4", "5/v5"}},
+  };
+  Bytes& body = codec.BeginResponse(stream, Opcode::kSupported);
+  protocol::EncodeSupported(body, kSupported);
+  codec.EndResponse();
+}
+
+void RequestDispatcher::HandleStartup(const protocol::StartupMessage& startup,
+                                      protocol::ConnectionCodec& codec, int16_t stream) {
+  std::optional<std::string> cql_version;
+  std::optional<std::string> compression_name;
+  for (const auto& [key, value] : startup.options) {
+    // Cassandra upper-cases the option names; the rest (DRIVER_NAME,
+    // DRIVER_VERSION, CLIENT_ID, APPLICATION_NAME, ...) are informational.
+    const std::string name = Upper(key);
+    if (name == "CQL_VERSION") cql_version = std::string(value);
+    if (name == "COMPRESSION") compression_name = Lower(value);
+  }
+  if (!cql_version) ThrowProtocol("Missing value CQL_VERSION in STARTUP message");
+  CheckCqlVersion(*cql_version);
+
+  auto compression = protocol::Compression::kNone;
+  if (compression_name) {
+    auto c = protocol::CompressionByName(*compression_name);
+    if (!c) ThrowProtocol("Unknown compression algorithm: " + *compression_name);
+    if (*c == protocol::Compression::kSnappy && codec.version() >= 5) {
+      ThrowProtocol("Snappy compression is not supported in protocol V5");
+    }
+    compression = *c;
+  }
+
+  // As Cassandra: in v3/v4 the READY itself is already compressed; in v5 it
+  // goes out unframed and segment framing starts right after it.
+  codec.SetCompression(compression);
+  (void)codec.BeginResponse(stream, Opcode::kReady);
+  codec.EndResponse();
+  phase_ = Phase::kReady;
+  if (codec.version() >= 5) codec.StartSegmentFraming();
+}
+
+void RequestDispatcher::HandleRegister(const protocol::RegisterMessage& reg,
+                                       protocol::ConnectionCodec& codec, int16_t stream,
+                                       const std::shared_ptr<EventSubscriber>& subscriber) {
+  uint8_t mask = 0;
+  for (const auto& type : reg.event_types) {
+    if (type == "TOPOLOGY_CHANGE") mask |= kTopologyChange;
+    else if (type == "STATUS_CHANGE") mask |= kStatusChange;
+    else if (type == "SCHEMA_CHANGE") mask |= kSchemaChange;
+    else ThrowProtocol("Invalid value '" + std::string(type) + "' for Event.Type");
+  }
+  if (subscriber) context_.events.Subscribe(subscriber, mask);
+  (void)codec.BeginResponse(stream, Opcode::kReady);
+  codec.EndResponse();
+}
+
+void RequestDispatcher::WriteResult(const query::Result& result, protocol::ConnectionCodec& codec,
+                                    int16_t stream, bool skip_metadata) {
+  Bytes& body = codec.BeginResponse(stream, Opcode::kResult);
+  std::visit(
+      [&](const auto& r) {
+        using T = std::decay_t<decltype(r)>;
+        if constexpr (std::is_same_v<T, query::VoidResult>) {
+          protocol::EncodeVoidResult(body);
+        } else if constexpr (std::is_same_v<T, query::RowsResult>) {
+          std::optional<BytesView> paging;
+          if (r.paging_state) paging = BytesView(*r.paging_state);
+          std::optional<BytesView> new_metadata_id;
+          if (r.new_metadata_id) new_metadata_id = BytesView(*r.new_metadata_id);
+          // A changed result metadata id means the client's cached metadata
+          // is stale: send it even if the client asked to skip it.
+          protocol::RowsWriter writer(body, *r.columns, codec.version(),
+                                      skip_metadata && !new_metadata_id, paging, new_metadata_id);
+          for (const auto& row : r.rows) {
+            for (const auto& value : row) writer.AddValue(value);
+          }
+          writer.Finish();
+        } else if constexpr (std::is_same_v<T, query::SetKeyspaceResult>) {
+          protocol::EncodeSetKeyspaceResult(body, r.keyspace);
+        } else if constexpr (std::is_same_v<T, query::SchemaChangeResult>) {
+          protocol::EncodeSchemaChangeResult(body, r.change);
+        }
+      },
+      result);
+  codec.EndResponse();
+  if (const auto* change = std::get_if<query::SchemaChangeResult>(&result)) {
+    context_.events.Publish(EventBus::SchemaChangeEvent(change->change));
+  }
+}
+
+}  // namespace sibyl::server

@@ -1,0 +1,184 @@
+"""Runs the real `sibyl` binary for end-to-end tests.
+
+Each server gets a free loopback port and a temporary data directory; its
+stdout and stderr go to a log file that is polled for Cassandra's ready line
+("Starting listening for CQL clients on ADDR:PORT"). Stopping a server sends
+SIGTERM and requires exit code 0 within 5 seconds.
+
+The binary is $SIBYL_BIN, or <repo>/build/sibyl.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import re
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+READY_LINE = re.compile(r"Starting listening for CQL clients on (\S+):(\d+)")
+STARTUP_TIMEOUT_S = 30.0
+STOP_TIMEOUT_S = 5.0
+
+# The session's shared server (conftest.py) uses non-default values so that
+# tests can tell flags are honoured; tests of the defaults start their own.
+SHARED_NUM_TOKENS = 8
+SHARED_CLUSTER_NAME = "Integration Cluster"
+
+
+def sibyl_binary() -> Path:
+    path = Path(os.environ.get("SIBYL_BIN", REPO / "build" / "sibyl"))
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        pytest.fail(f"no sibyl binary at {path}: build it (scripts/build.sh) or set SIBYL_BIN",
+                    pytrace=False)
+    return path
+
+
+def die_with_parent() -> None:
+    """Runs in the child before exec: if the test process dies, so does sibyl."""
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def free_port() -> int:
+    """A loopback port that was free a moment ago (the kernel picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class SibylServer:
+    """One `sibyl start` process with its own port, data dir and log file."""
+
+    def __init__(self, workdir: Path, extra_args: list[str] | None = None):
+        self.workdir = workdir
+        self.data_dir = workdir / "data"
+        self.log_path = workdir / "sibyl.log"
+        self.extra_args = list(extra_args or [])
+        self.host = "127.0.0.1"
+        self.port = 0
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def start(self, attempts: int = 3) -> "SibylServer":
+        """Starts the server and waits for its ready line.
+
+        The free port can be taken by someone else between our probe and the
+        server's bind, so a start that fails with "in use" is retried on a new
+        port; any other failure fails the test at once.
+        """
+        last_error = ""
+        for _ in range(attempts):
+            self.port = free_port()
+            self._spawn()
+            ready, last_error = self._wait_ready()
+            if ready:
+                return self
+            if "in use" not in self.log_text():
+                break
+        pytest.fail(f"sibyl did not start: {last_error}\n--- log ---\n{self.log_text()}",
+                    pytrace=False)
+
+    def _spawn(self) -> None:
+        args = [
+            str(sibyl_binary()), "start",
+            "--data-dir", str(self.data_dir),
+            "--listen-address", self.host,
+            "--native-transport-port", str(self.port),
+            *self.extra_args,
+        ]
+        log = open(self.log_path, "wb")
+        try:
+            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, cwd=self.workdir,
+                                         preexec_fn=die_with_parent)
+        finally:
+            log.close()
+
+    def _wait_ready(self) -> tuple[bool, str]:
+        assert self.proc is not None
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        while time.monotonic() < deadline:
+            match = READY_LINE.search(self.log_text())
+            if match:
+                if int(match.group(2)) != self.port:
+                    self.kill()
+                    return False, f"ready line names port {match.group(2)}, expected {self.port}"
+                return True, ""
+            if self.proc.poll() is not None:
+                return False, f"exited with code {self.proc.returncode} before becoming ready"
+            time.sleep(0.02)
+        self.kill()
+        return False, f"no ready line within {STARTUP_TIMEOUT_S:.0f} s"
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def rss_kib(self) -> int:
+        """Resident set size from /proc/<pid>/status (VmRSS, in KiB)."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        raise AssertionError("no VmRSS line")
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        """Sends `sig` and returns the exit code; fails if it takes over 5 s."""
+        assert self.proc is not None
+        if self.proc.poll() is not None:
+            return self.proc.returncode
+        started = time.monotonic()
+        self.proc.send_signal(sig)
+        try:
+            code = self.proc.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            pytest.fail(f"sibyl did not exit within {STOP_TIMEOUT_S:.0f} s of "
+                        f"{signal.Signals(sig).name}\n--- log ---\n{self.log_text()}", pytrace=False)
+        elapsed = time.monotonic() - started
+        assert elapsed < STOP_TIMEOUT_S
+        return code
+
+    def stop_cleanly(self, sig: int = signal.SIGTERM) -> None:
+        code = self.stop(sig)
+        assert code == 0, (f"sibyl exited with {code} after {signal.Signals(sig).name}"
+                           f"\n--- log ---\n{self.log_text()}")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@contextlib.contextmanager
+def running_server(extra_args: list[str] | None = None) -> Iterator[SibylServer]:
+    """A server for the duration of the block; it must stop cleanly at the end."""
+    with tempfile.TemporaryDirectory(prefix="sibyl-it-") as tmp:
+        server = SibylServer(Path(tmp), extra_args).start()
+        try:
+            yield server
+            assert server.alive(), (f"sibyl died (exit code {server.proc.returncode})"
+                                    f"\n--- log ---\n{server.log_text()}")
+            server.stop_cleanly()
+        finally:
+            server.kill()
+
+

@@ -1,0 +1,214 @@
+"""Malformed and hostile input over raw sockets.
+
+Whatever arrives, the server answers with a protocol error or hangs up, never
+crashes, never waits forever on a frame it cannot accept, and keeps serving
+new clients afterwards.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+from typing import Iterator
+
+import pytest
+from cassandra.cluster import Cluster
+
+import cql_wire as wire
+from sibyl_process import SibylServer, running_server
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[SibylServer]:
+    # A server of its own, so that a crash here doesn't take the driver tests with it.
+    with running_server() as s:
+        yield s
+
+
+def expect_protocol_error_or_close(sock: socket.socket, what: str) -> str:
+    """Waits for the server's reaction to bad input: 'error' or 'closed'."""
+    try:
+        response = wire.read_frame(sock)
+    except wire.Closed:
+        return "closed"
+    except socket.timeout:
+        pytest.fail(f"after {what}, the server neither answered nor closed the connection within "
+                    f"{sock.gettimeout()} s")
+    assert response.opcode == wire.ERROR, (
+        f"after {what}, expected an ERROR or a closed connection, got opcode {response.opcode:#x}")
+    code, message = wire.parse_error(response.body)
+    assert code == wire.PROTOCOL_ERROR, f"after {what}: error {code:#06x} {message!r}"
+    return "error"
+
+
+def assert_still_serves(server: SibylServer) -> None:
+    assert server.alive(), (f"sibyl died (exit code {server.proc.returncode})\n--- log ---\n"
+                            f"{server.log_text()}")
+    with wire.connect(server.port) as sock:
+        sock.sendall(wire.frame(4, wire.OPTIONS, stream=1))
+        response = wire.read_frame(sock)
+        assert (response.version, response.opcode, response.stream) == (0x84, wire.SUPPORTED, 1)
+
+
+def handshake_v4(sock: socket.socket) -> None:
+    sock.sendall(wire.frame(4, wire.STARTUP, wire.startup_body()))
+    response = wire.read_frame(sock)
+    assert response.opcode == wire.READY, f"STARTUP answered with opcode {response.opcode:#x}"
+
+
+def test_options_v4_gets_supported(server):
+    with wire.connect(server.port) as sock:
+        sock.sendall(wire.frame(4, wire.OPTIONS, stream=3))
+        response = wire.read_frame(sock)
+    assert (response.version, response.opcode, response.stream) == (0x84, wire.SUPPORTED, 3)
+    options = wire.parse_string_multimap(response.body)
+    assert "CQL_VERSION" in options and options["CQL_VERSION"]
+    assert "COMPRESSION" in options
+
+
+def test_unsupported_version_gets_protocol_error_then_close(server):
+    with wire.connect(server.port) as sock:
+        sock.sendall(wire.frame(0x42, wire.OPTIONS, stream=7))
+        response = wire.read_frame(sock)
+        assert response.opcode == wire.ERROR
+        assert response.version in (0x84, 0x85), f"header version {response.version:#x}"
+        assert response.stream == 7
+        code, message = wire.parse_error(response.body)
+        assert code == wire.PROTOCOL_ERROR
+        assert "Invalid or unsupported protocol version (66)" in message, message
+        assert wire.wait_closed(sock), "connection still open after the version error"
+    assert_still_serves(server)
+
+
+def test_version_too_old_gets_protocol_error(server):
+    # Cassandra answers a v1/v2 client in its own version, whose header is 8
+    # bytes (a one-byte stream id); any other server version byte means 9.
+    with wire.connect(server.port) as sock:
+        sock.sendall(wire.frame(2, wire.OPTIONS, stream=1))
+        version = wire.recv_exact(sock, 1)[0]
+        if version == 0x82:
+            _flags, _stream, opcode, length = struct.unpack(">BbBI", wire.recv_exact(sock, 7))
+        else:
+            _flags, _stream, opcode, length = struct.unpack(">BhBI", wire.recv_exact(sock, 8))
+        assert version in (0x82, 0x84, 0x85), f"header version {version:#x}"
+        code, message = wire.parse_error(wire.recv_exact(sock, length))
+        assert (opcode, code) == (wire.ERROR, wire.PROTOCOL_ERROR)
+        assert "Invalid or unsupported protocol version (2)" in message, message
+    assert_still_serves(server)
+
+
+def test_garbage_bytes(server):
+    with wire.connect(server.port) as sock:
+        wire.send_all_tolerant(sock, bytes(range(256)) * 4)
+        expect_protocol_error_or_close(sock, "1 KiB of garbage")
+    assert_still_serves(server)
+
+
+@pytest.mark.parametrize("length", [0x7FFFFFFF, 0x80000000, 0xFFFFFFFF])
+def test_frame_declaring_huge_body_is_refused(server, length):
+    with wire.connect(server.port) as sock:
+        handshake_v4(sock)
+        wire.send_all_tolerant(sock, wire.header(4, wire.QUERY, length, stream=2) + b"x" * 1024)
+        expect_protocol_error_or_close(sock, f"a frame declaring {length} bytes")
+    assert_still_serves(server)
+
+
+def test_huge_frame_before_startup_is_refused(server):
+    with wire.connect(server.port) as sock:
+        wire.send_all_tolerant(sock, wire.header(4, wire.STARTUP, 0x80000000))
+        expect_protocol_error_or_close(sock, "a 2 GiB STARTUP")
+    assert_still_serves(server)
+
+
+def test_memory_stays_flat_after_frames_that_lie_about_their_length(server):
+    before_kib = server.rss_kib()
+    sockets = [wire.connect(server.port) for _ in range(4)]
+    try:
+        for sock in sockets:
+            handshake_v4(sock)
+            wire.send_all_tolerant(sock, wire.header(4, wire.QUERY, 0x7FFFFFF0) + b"\0" * 65536)
+        for sock in sockets:
+            expect_protocol_error_or_close(sock, "a frame declaring 2 GiB")
+        after_kib = server.rss_kib()
+    finally:
+        for sock in sockets:
+            sock.close()
+    grown_mib = (after_kib - before_kib) / 1024
+    assert grown_mib < 64, f"RSS grew by {grown_mib:.1f} MiB ({before_kib} KiB -> {after_kib} KiB)"
+    assert_still_serves(server)
+
+
+@pytest.mark.parametrize("opcode", [0x33, 0xFF])
+def test_unknown_opcode(server, opcode):
+    with wire.connect(server.port) as sock:
+        handshake_v4(sock)
+        wire.send_all_tolerant(sock, wire.frame(4, opcode, b"", stream=5))
+        expect_protocol_error_or_close(sock, f"unknown opcode {opcode:#x}")
+    assert_still_serves(server)
+
+
+def test_response_opcode_from_client(server):
+    # READY is a server-to-client message; a client sending it is confused.
+    with wire.connect(server.port) as sock:
+        handshake_v4(sock)
+        wire.send_all_tolerant(sock, wire.frame(4, wire.READY, b"", stream=5))
+        expect_protocol_error_or_close(sock, "a READY sent by the client")
+    assert_still_serves(server)
+
+
+def test_query_body_shorter_than_its_contents(server):
+    # The frame length is honest but the QUERY inside claims a 1 MiB string.
+    body = (1 << 20).to_bytes(4, "big") + b"SELECT"
+    with wire.connect(server.port) as sock:
+        handshake_v4(sock)
+        wire.send_all_tolerant(sock, wire.frame(4, wire.QUERY, body, stream=9))
+        expect_protocol_error_or_close(sock, "a QUERY whose string runs past the body")
+    assert_still_serves(server)
+
+
+@pytest.mark.parametrize("cut", [1, 5, 9, 20])
+def test_truncated_frame_then_close(server, cut):
+    query = b"SELECT * FROM system.local"
+    body = len(query).to_bytes(4, "big") + query + b"\x00\x01\x00"
+    data = wire.frame(4, wire.STARTUP, wire.startup_body()) + wire.frame(4, wire.QUERY, body, stream=1)
+    startup_len = len(wire.frame(4, wire.STARTUP, wire.startup_body()))
+    with wire.connect(server.port) as sock:
+        wire.send_all_tolerant(sock, data[:startup_len + cut])
+        sock.shutdown(socket.SHUT_WR)
+    assert_still_serves(server)
+
+
+def test_corrupt_v5_segment(server):
+    with wire.connect(server.port) as sock:
+        sock.sendall(wire.frame(5, wire.STARTUP, wire.startup_body()))
+        response = wire.read_frame(sock)
+        assert (response.version, response.opcode) == (0x85, wire.READY)
+        # From here on v5 traffic is segmented: a 6-byte header whose last 3
+        # bytes are a CRC24 of the first 3. This one's CRC is wrong.
+        wire.send_all_tolerant(sock, b"\x20\x00\x02" + b"\x00\x00\x00" + b"\xAB" * 36)
+        outcome = expect_protocol_error_or_close(sock, "a v5 segment with a bad header CRC")
+        if outcome == "error":
+            assert wire.wait_closed(sock), "connection still open after a segment CRC mismatch"
+    assert_still_serves(server)
+
+
+def test_many_half_open_connections_do_not_block_others(server):
+    sockets = [wire.connect(server.port) for _ in range(50)]
+    try:
+        for sock in sockets:
+            sock.sendall(wire.header(4, wire.OPTIONS, 0)[:4])
+        assert_still_serves(server)
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def test_driver_connects_after_all_that(server):
+    assert_still_serves(server)
+    cluster = Cluster(contact_points=[server.host], port=server.port)
+    try:
+        session = cluster.connect()
+        row = session.execute("SELECT key FROM system.local").one()
+        assert row.key == "local"
+    finally:
+        cluster.shutdown()

@@ -1,0 +1,159 @@
+"""The `sibyl` command line: help, version, configuration errors and signals."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from sibyl_process import SibylServer, die_with_parent, free_port, sibyl_binary
+
+RUN_TIMEOUT_S = 30
+
+
+def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(sibyl_binary()), *args], cwd=cwd, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT_S,
+                          preexec_fn=die_with_parent)
+
+
+def start_args(tmp_path: Path, port: int | None = None) -> list[str]:
+    return ["start", "--data-dir", str(tmp_path / "data"), "--listen-address", "127.0.0.1",
+            "--native-transport-port", str(port if port is not None else free_port())]
+
+
+def assert_fails_with_one_line(result: subprocess.CompletedProcess, *expected_words: str) -> str:
+    assert result.returncode != 0, f"exit code 0; stdout: {result.stdout!r}"
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, f"expected one line on stderr, got {len(lines)}: {result.stderr!r}"
+    for word in expected_words:
+        assert word in lines[0], f"{word!r} not in {lines[0]!r}"
+    return lines[0]
+
+
+def test_version(tmp_path):
+    result = run(["--version"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "sibyl" in result.stdout.lower()
+    assert "4.1" in result.stdout  # the Cassandra release it is compatible with
+
+
+def test_help(tmp_path):
+    result = run(["--help"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "start" in result.stdout
+    assert "--version" in result.stdout
+
+
+def test_no_command_prints_usage_and_fails(tmp_path):
+    result = run([], tmp_path)
+    assert result.returncode != 0
+    assert "start" in result.stderr
+
+
+def test_unknown_command(tmp_path):
+    result = run(["frobnicate"], tmp_path)
+    assert_fails_with_one_line(result, "frobnicate")
+
+
+def test_start_help(tmp_path):
+    result = run(["start", "--help"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    for option in ("--config", "--data-dir", "--listen-address", "--rpc-address",
+                   "--native-transport-port", "--cluster-name", "--num-tokens",
+                   "--native-transport-max-frame-size", "--commitlog-sync"):
+        assert option in result.stdout, f"{option} missing from sibyl start --help"
+    assert not (tmp_path / "sibyl-data").exists(), "--help must not create a data directory"
+
+
+def test_unknown_flag(tmp_path):
+    result = run([*start_args(tmp_path), "--no-such-option", "1"], tmp_path)
+    assert_fails_with_one_line(result, "--no-such-option")
+
+
+def test_unknown_key_in_config_file(tmp_path):
+    config = tmp_path / "sibyl.yaml"
+    config.write_text("cluster_name: 'x'\nno_such_key: 1\n")
+    result = run([*start_args(tmp_path), "--config", str(config)], tmp_path)
+    assert_fails_with_one_line(result, "no_such_key")
+
+
+@pytest.mark.parametrize("flag,value", [
+    ("--native-transport-port", "notaport"),
+    ("--native-transport-port", "70000"),
+    ("--num-tokens", "0"),
+    ("--commitlog-sync", "sometimes"),
+    ("--native-transport-max-frame-size", "16parsecs"),
+    ("--listen-address", "not-an-address"),
+])
+def test_bad_flag_value(tmp_path, flag, value):
+    result = run([*start_args(tmp_path), flag, value], tmp_path)
+    assert_fails_with_one_line(result, value)
+
+
+def test_bad_value_in_config_file(tmp_path):
+    config = tmp_path / "sibyl.yaml"
+    config.write_text("num_tokens: many\n")
+    result = run([*start_args(tmp_path), "--config", str(config)], tmp_path)
+    assert_fails_with_one_line(result, "num_tokens", "many")
+
+
+def test_config_file_that_is_not_yaml(tmp_path):
+    config = tmp_path / "sibyl.yaml"
+    config.write_text("cluster_name: [unclosed\n")
+    result = run([*start_args(tmp_path), "--config", str(config)], tmp_path)
+    assert_fails_with_one_line(result)
+
+
+def test_missing_config_file(tmp_path):
+    result = run([*start_args(tmp_path), "--config", str(tmp_path / "absent.yaml")], tmp_path)
+    assert_fails_with_one_line(result, "absent.yaml")
+
+
+def test_port_in_use(tmp_path):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = run(start_args(tmp_path, port), tmp_path)
+    assert_fails_with_one_line(result, str(port))
+
+
+def test_data_dir_under_a_regular_file(tmp_path):
+    # Root may write anywhere, so unwritable means "a file is in the way".
+    blocker = tmp_path / "blocker"
+    blocker.write_text("not a directory")
+    args = start_args(tmp_path)
+    args[args.index("--data-dir") + 1] = str(blocker / "data")
+    result = run(args, tmp_path)
+    assert_fails_with_one_line(result, str(blocker))
+
+
+def test_data_dir_is_a_regular_file(tmp_path):
+    blocker = tmp_path / "data"
+    blocker.write_text("not a directory")
+    result = run(start_args(tmp_path), tmp_path)
+    assert_fails_with_one_line(result, str(blocker))
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_signal_stops_cleanly(tmp_path, sig):
+    server = SibylServer(tmp_path).start()
+    try:
+        server.stop_cleanly(sig)
+    finally:
+        server.kill()
+
+
+def test_restart_on_same_data_dir(tmp_path):
+    # The data directory a clean stop leaves behind must be usable again
+    # (no stale lock file).
+    for _ in range(2):
+        server = SibylServer(tmp_path).start()
+        try:
+            server.stop_cleanly()
+        finally:
+            server.kill()
