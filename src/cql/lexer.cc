@@ -1,13 +1,15 @@
 #include "cql/lexer.h"
 
+#include <algorithm>
+
 #include "cql/lexer_scanners.h"
 #include "cql/utf16.h"
 
 namespace sibyl::cql {
 
 std::string_view TokenList::Own(std::string text) {
-  owned_texts_.push_back(std::move(text));
-  return owned_texts_.back();
+  owned_texts_.push_back(std::make_unique<std::string>(std::move(text)));
+  return *owned_texts_.back();
 }
 
 namespace {
@@ -23,7 +25,10 @@ bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 class Lexer {
  public:
-  explicit Lexer(std::string_view query) : in_(query) {}
+  explicit Lexer(std::string_view query) : in_(query) {
+    // A guess that avoids most regrowth for typical statements.
+    list_.tokens.reserve(std::min<size_t>(query.size() / 2 + 2, 256));
+  }
 
   TokenList Run() {
     while (pos_ < in_.size()) {
@@ -45,15 +50,20 @@ class Lexer {
   void Advance(size_t bytes) {
     size_t end = pos_ + bytes;
     while (pos_ < end) {
-      if (in_[pos_] == '\n') {
-        ++line_;
-        column_ = 0;
-        ++pos_;
+      auto byte = static_cast<unsigned char>(in_[pos_]);
+      if (byte >= 0x80) {
+        Utf8CodePoint cp = DecodeUtf8At(in_, pos_);
+        column_ += cp.utf16_units;
+        pos_ += cp.bytes;
         continue;
       }
-      Utf8CodePoint cp = DecodeUtf8At(in_, pos_);
-      column_ += cp.utf16_units;
-      pos_ += cp.bytes;
+      if (byte == '\n') {
+        ++line_;
+        column_ = 0;
+      } else {
+        ++column_;
+      }
+      ++pos_;
     }
   }
 

@@ -18,7 +18,7 @@
 // the parser asks for the token after the bad input; the error carries that
 // token's index so the parser can tell which error Cassandra reports first.
 
-#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,7 +58,9 @@ class TokenList {
   std::string_view Own(std::string text);
 
  private:
-  std::deque<std::string> owned_texts_;  // a deque: growing never moves the strings
+  // Unescaped texts (rare: only literals with doubled quotes), each in its own
+  // allocation so that views stay valid as the list grows and moves.
+  std::vector<std::unique_ptr<std::string>> owned_texts_;
 };
 
 // Splits `query` into tokens. Never throws for any input bytes; errors are

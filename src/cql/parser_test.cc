@@ -24,7 +24,7 @@ SelectStatement Select(std::string_view query) {
 // The SyntaxException message for `query`, or "parsed" when it parses.
 std::string ErrorOf(std::string_view query) {
   try {
-    ParseStatement(query);
+    static_cast<void>(ParseStatement(query));
   } catch (const CqlError& e) {
     EXPECT_EQ(e.code(), ErrorCode::kSyntaxError);
     return e.what();

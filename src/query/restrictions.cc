@@ -201,7 +201,9 @@ Restrictions Restrictions::Prepare(const TableMetadata& table,
   bool clustering_needs_filtering = false;
   const ColumnMetadata* first_unrestricted = nullptr;
   const ColumnMetadata* slice_column = nullptr;
-  std::vector<std::pair<const ColumnMetadata*, const ColumnMetadata*>> gaps;
+  // The first restricted clustering column after an unrestricted one, and that unrestricted one.
+  const ColumnMetadata* gap_column = nullptr;
+  const ColumnMetadata* gap_missing = nullptr;
   for (size_t i = ck_begin; i < ck_end; ++i) {
     const ColumnRestriction* r = result.Find(i);
     const ColumnMetadata& column = table.columns[i];
@@ -219,17 +221,18 @@ Restrictions Restrictions::Prepare(const TableMetadata& table,
       clustering_needs_filtering = true;
     }
     if (first_unrestricted != nullptr) {
-      gaps.emplace_back(&column, first_unrestricted);
+      if (gap_column == nullptr) {
+        gap_column = &column;
+        gap_missing = first_unrestricted;
+      }
       clustering_needs_filtering = true;
     }
     if (r->is_slice() && slice_column == nullptr) slice_column = &column;
     if (r->is_contains()) clustering_needs_filtering = true;
   }
-  if (!gaps.empty() && !allow_filtering) {
-    // Cassandra names the first restricted column out of place and the first
-    // clustering column missing before it.
-    ThrowInvalid("PRIMARY KEY column \"" + gaps.front().first->name +
-                 "\" cannot be restricted as preceding column \"" + gaps.front().second->name +
+  if (gap_column != nullptr && !allow_filtering) {
+    ThrowInvalid("PRIMARY KEY column \"" + gap_column->name +
+                 "\" cannot be restricted as preceding column \"" + gap_missing->name +
                  "\" is not restricted");
   }
 

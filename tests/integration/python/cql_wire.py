@@ -10,6 +10,7 @@ from __future__ import annotations
 import socket
 import struct
 import time
+import zlib
 from dataclasses import dataclass
 
 HEADER = struct.Struct(">BBhBI")
@@ -22,6 +23,7 @@ SUPPORTED = 0x06
 QUERY = 0x07
 
 PROTOCOL_ERROR = 0x000A
+INVALID = 0x2200
 
 
 @dataclass
@@ -134,3 +136,50 @@ def send_all_tolerant(sock: socket.socket, data: bytes) -> None:
         sock.sendall(data)
     except (ConnectionResetError, BrokenPipeError):
         pass
+
+
+# --- protocol v5 segments (after READY on a v5 connection) ---------------------------------------
+#
+# Uncompressed segment: 3-byte little-endian header (payload length in bits
+# 0-16, self-contained flag in bit 17), CRC24 of those 3 bytes (3 bytes,
+# little-endian), the payload, CRC32 of the payload (4 bytes, little-endian).
+
+CRC24_INIT = 0x875060
+CRC24_POLY = 0x1974F0B
+CRC32_SEED = zlib.crc32(b"\xfa\x2d\x55\xca")
+
+
+def crc24(value: int, length: int) -> int:
+    crc = CRC24_INIT
+    for _ in range(length):
+        crc ^= (value & 0xFF) << 16
+        value >>= 8
+        for _ in range(8):
+            crc <<= 1
+            if crc & 0x1000000:
+                crc ^= CRC24_POLY
+    return crc
+
+
+def segment(payload: bytes, self_contained: bool = True) -> bytes:
+    header = len(payload) | (int(self_contained) << 17)
+    return (header.to_bytes(3, "little") + crc24(header, 3).to_bytes(3, "little") + payload +
+            zlib.crc32(payload, CRC32_SEED).to_bytes(4, "little"))
+
+
+def read_segment(sock: socket.socket) -> bytes:
+    """Reads one uncompressed segment, checks both CRCs, returns its payload."""
+    head = recv_exact(sock, 6)
+    header = int.from_bytes(head[:3], "little")
+    assert int.from_bytes(head[3:], "little") == crc24(header, 3), "bad segment header CRC from server"
+    payload = recv_exact(sock, header & 0x1FFFF)
+    crc = int.from_bytes(recv_exact(sock, 4), "little")
+    assert crc == zlib.crc32(payload, CRC32_SEED), "bad segment payload CRC from server"
+    return payload
+
+
+def read_v5_envelope(sock: socket.socket) -> Frame:
+    """Reads a response envelope carried in one self-contained segment."""
+    payload = read_segment(sock)
+    version, flags, stream, opcode, length = HEADER.unpack_from(payload)
+    return Frame(version, flags, stream, opcode, payload[HEADER.size:HEADER.size + length])

@@ -1,0 +1,196 @@
+#include "server/request_dispatcher.h"
+
+#include <gtest/gtest.h>
+
+#include "protocol/test_frames.h"
+#include "protocol/wire_format.h"
+#include "schema/system_keyspaces.h"
+#include "schema/virtual_tables.h"
+#include "server/event_bus.h"
+#include "server/server_context.h"
+
+namespace sibyl::server {
+namespace {
+
+using namespace protocol::testing;
+using protocol::AppendString;
+using protocol::Opcode;
+
+// A connection without a socket: bytes in, envelopes out.
+class DispatcherTest : public ::testing::Test {
+ protected:
+  DispatcherTest()
+      : schemas_(schema::MakeInitialSchema()),
+        tables_(schema::VirtualTables::SystemTables()),
+        processor_(schemas_, tables_, node_),
+        context_{config_, processor_, events_},
+        dispatcher_(context_) {}
+
+  // Feeds one request frame and returns the envelopes the server answered with.
+  std::vector<ParsedEnvelope> Send(int version, int16_t stream, Opcode opcode, BytesView body,
+                                   uint8_t flags = 0) {
+    Feed(codec_, RequestFrame(version, flags, stream, static_cast<uint8_t>(opcode), body));
+    protocol::Envelope envelope;
+    while (codec_.Next(envelope) == protocol::NextResult::kEnvelope) {
+      dispatcher_.Dispatch(envelope, codec_, subscriber_);
+    }
+    return ParseEnvelopes(TakeOutput(codec_));
+  }
+
+  static std::string ErrorMessage(const ParsedEnvelope& e) {
+    // [int code][string message]
+    const uint16_t length = LoadBE16(e.body.data() + 4);
+    return e.body.substr(6, length);
+  }
+  static int32_t ErrorCodeOf(const ParsedEnvelope& e) {
+    return static_cast<int32_t>(LoadBE32(e.body.data()));
+  }
+
+  Config config_;
+  schema::LocalNodeInfo node_;
+  schema::SchemaStore schemas_;
+  schema::VirtualTables tables_;
+  query::QueryProcessor processor_;
+  EventBus events_;
+  ServerContext context_;
+  RequestDispatcher dispatcher_;
+  protocol::ConnectionCodec codec_;
+  std::shared_ptr<EventSubscriber> subscriber_;
+};
+
+TEST_F(DispatcherTest, OptionsAnswersSupportedWithVersionsAndCompression) {
+  auto out = Send(4, 3, Opcode::kOptions, {});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].version_byte, 0x84);
+  EXPECT_EQ(out[0].stream, 3);
+  EXPECT_EQ(out[0].opcode, static_cast<uint8_t>(Opcode::kSupported));
+  for (const char* needle : {"CQL_VERSION", "3.4.6", "COMPRESSION", "lz4", "snappy",
+                             "PROTOCOL_VERSIONS", "5/v5"}) {
+    EXPECT_NE(out[0].body.find(needle), std::string::npos) << needle;
+  }
+}
+
+TEST_F(DispatcherTest, QueryBeforeStartupIsAProtocolError) {
+  auto out = Send(4, 1, Opcode::kQuery, QueryBody("SELECT * FROM system.local", 4));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].opcode, static_cast<uint8_t>(Opcode::kError));
+  EXPECT_EQ(ErrorCodeOf(out[0]), 0x000A);
+  EXPECT_EQ(ErrorMessage(out[0]), "Unexpected message QUERY, expecting STARTUP or OPTIONS");
+}
+
+TEST_F(DispatcherTest, StartupValidatesCqlVersionAndCompression) {
+  auto out = Send(4, 1, Opcode::kStartup, StartupBody({{"DRIVER_NAME", "x"}}));
+  EXPECT_EQ(ErrorMessage(out.at(0)), "Missing value CQL_VERSION in STARTUP message");
+  out = Send(4, 1, Opcode::kStartup, StartupBody({{"CQL_VERSION", "2.0.0"}}));
+  EXPECT_EQ(ErrorMessage(out.at(0)),
+            "CQL version 2.0.0 is not supported by the binary protocol (supported version are >= "
+            "3.0.0)");
+  out = Send(4, 1, Opcode::kStartup, StartupBody({{"CQL_VERSION", "three"}}));
+  EXPECT_EQ(ErrorMessage(out.at(0)), "Invalid version value: three");
+  out = Send(4, 1, Opcode::kStartup,
+             StartupBody({{"CQL_VERSION", "3.0.0"}, {"COMPRESSION", "zstd"}}));
+  EXPECT_EQ(ErrorMessage(out.at(0)), "Unknown compression algorithm: zstd");
+}
+
+TEST_F(DispatcherTest, StartupThenQueryThenSecondStartupRefused) {
+  // Option names are case-insensitive, as Cassandra upper-cases them.
+  auto out = Send(4, 1, Opcode::kStartup, StartupBody({{"cql_version", "3.0.0"}}));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].opcode, static_cast<uint8_t>(Opcode::kReady));
+
+  out = Send(4, 7, Opcode::kQuery, QueryBody("SELECT key FROM system.local", 4));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].stream, 7);
+  EXPECT_EQ(out[0].opcode, static_cast<uint8_t>(Opcode::kResult));
+  EXPECT_EQ(LoadBE32(out[0].body.data()), 2u);  // ROWS
+  EXPECT_NE(out[0].body.find("local"), std::string::npos);
+
+  out = Send(4, 2, Opcode::kStartup, StartupBody());
+  EXPECT_EQ(ErrorMessage(out.at(0)), "Unexpected message STARTUP, the connection is already initialized");
+}
+
+TEST_F(DispatcherTest, UnsupportedStatementIsAnHonestInvalidRequest) {
+  Send(4, 1, Opcode::kStartup, StartupBody());
+  auto out = Send(4, 2, Opcode::kQuery, QueryBody("INSERT INTO ks.t (k) VALUES (1)", 4));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(ErrorCodeOf(out[0]), 0x2200);
+  EXPECT_NE(ErrorMessage(out[0]).find("INSERT"), std::string::npos);
+
+  out = Send(4, 3, Opcode::kQuery, QueryBody("SELEC * FROM t", 4));
+  EXPECT_EQ(ErrorCodeOf(out.at(0)), 0x2000);
+}
+
+TEST_F(DispatcherTest, MalformedBodyGetsProtocolErrorAndConnectionGoesOn) {
+  Send(4, 1, Opcode::kStartup, StartupBody());
+  // A [long string] that claims more bytes than the body has.
+  Bytes lying;
+  AppendBE32(lying, 1000);
+  lying += "SELECT";
+  auto out = Send(4, 5, Opcode::kQuery, lying);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(ErrorCodeOf(out[0]), 0x000A);
+  out = Send(4, 6, Opcode::kQuery, QueryBody("SELECT key FROM system.local", 4));
+  EXPECT_EQ(out.at(0).opcode, static_cast<uint8_t>(Opcode::kResult));
+}
+
+class RecordingSubscriber : public EventSubscriber {
+ public:
+  void Deliver(std::shared_ptr<const Event> event) override { events.push_back(event); }
+  std::vector<std::shared_ptr<const Event>> events;
+};
+
+TEST_F(DispatcherTest, RegisterSubscribesToTheNamedEvents) {
+  auto recorder = std::make_shared<RecordingSubscriber>();
+  subscriber_ = recorder;
+  Send(4, 1, Opcode::kStartup, StartupBody());
+  Bytes body;
+  AppendBE16(body, 2);
+  AppendString(body, "SCHEMA_CHANGE");
+  AppendString(body, "STATUS_CHANGE");
+  auto out = Send(4, 2, Opcode::kRegister, body);
+  EXPECT_EQ(out.at(0).opcode, static_cast<uint8_t>(Opcode::kReady));
+
+  protocol::SchemaChange change;
+  change.keyspace = "ks";
+  events_.Publish(EventBus::SchemaChangeEvent(change));
+  Event topology{kTopologyChange, "x"};
+  events_.Publish(topology);
+  ASSERT_EQ(recorder->events.size(), 1u);
+  EXPECT_EQ(recorder->events[0]->type, kSchemaChange);
+
+  Bytes bad;
+  AppendBE16(bad, 1);
+  AppendString(bad, "NOT_AN_EVENT");
+  out = Send(4, 3, Opcode::kRegister, bad);
+  EXPECT_EQ(ErrorCodeOf(out.at(0)), 0x000A);
+}
+
+TEST_F(DispatcherTest, V5SwitchesToSegmentsAfterReady) {
+  auto out = Send(5, 1, Opcode::kStartup, StartupBody());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].version_byte, 0x85);
+  EXPECT_EQ(out[0].opcode, static_cast<uint8_t>(Opcode::kReady));
+  ASSERT_TRUE(codec_.segment_framing());
+
+  Feed(codec_, Segments(RequestFrame(5, 0, 9, static_cast<uint8_t>(Opcode::kQuery),
+                                     QueryBody("SELECT key FROM system.local", 5)),
+                        false));
+  protocol::Envelope envelope;
+  ASSERT_EQ(codec_.Next(envelope), protocol::NextResult::kEnvelope);
+  dispatcher_.Dispatch(envelope, codec_, subscriber_);
+  Bytes envelopes;
+  ASSERT_TRUE(Unsegment(TakeOutput(codec_), false, envelopes));
+  auto parsed = ParseEnvelopes(envelopes);
+  ASSERT_EQ(parsed.size(), 1u);
+  EXPECT_EQ(parsed[0].stream, 9);
+  EXPECT_EQ(parsed[0].opcode, static_cast<uint8_t>(Opcode::kResult));
+}
+
+TEST_F(DispatcherTest, SnappyIsRefusedOnV5) {
+  auto out = Send(5, 1, Opcode::kStartup,
+                  StartupBody({{"CQL_VERSION", "3.0.0"}, {"COMPRESSION", "snappy"}}));
+  EXPECT_EQ(ErrorMessage(out.at(0)), "Snappy compression is not supported in protocol V5");
+}
+
+}  // namespace
+}  // namespace sibyl::server
