@@ -181,19 +181,6 @@ Selector ParseSimpleUnaliasedSelector(ParseContext& ctx) {
   ctx.NoViableAlt(mismatch);
 }
 
-bool CanStartSelectionGroupWithoutField(TokenType type) {
-  switch (type) {
-    case TokenType::kLParen:
-    case TokenType::kLBracket:
-    case TokenType::kLBrace:
-    case TokenType::kKwNull:
-    case TokenType::kQmark:
-    case TokenType::kColon:
-      return true;
-    default:
-      return IsConstantToken(type) || IsIdentToken(type) || IsFunctionNameToken(type);
-  }
-}
 
 // '(' starts a type hint, `(int) ?`, or a parenthesized selector or tuple.
 Selector ParseParenthesized(ParseContext& ctx) {
@@ -201,7 +188,7 @@ Selector ParseParenthesized(ParseContext& ctx) {
     ctx.Consume();  // '('
     ParseComparatorType(ctx);
     ctx.Match(TokenType::kRParen);
-    if (!CanStartSelectionGroupWithoutField(ctx.LA(1))) ctx.NoViableAlt(1);
+    if (!CanStartSimpleTerm(ctx.LA(1))) ctx.NoViableAlt(1);
   });
   ctx.Consume();  // '('
   if (hint) {

@@ -108,19 +108,6 @@ Term ParseTypeHint(ParseContext& ctx) {
   return hint;
 }
 
-bool CanStartSimpleTerm(TokenType type) {
-  switch (type) {
-    case TokenType::kLBracket:
-    case TokenType::kLBrace:
-    case TokenType::kLParen:
-    case TokenType::kKwNull:
-    case TokenType::kQmark:
-    case TokenType::kColon:
-      return true;
-    default:
-      return IsConstantToken(type) || IsIdentToken(type) || IsFunctionNameToken(type);
-  }
-}
 
 // A '(' starts a type hint or a tuple literal. It is a type hint when a type
 // and ')' follow, and then something that can start a term: `(int) ?` is a
@@ -200,6 +187,20 @@ Term ParseTermMultiplication(ParseContext& ctx) {
 }
 
 }  // namespace
+
+bool CanStartSimpleTerm(TokenType type) {
+  switch (type) {
+    case TokenType::kLBracket:
+    case TokenType::kLBrace:
+    case TokenType::kLParen:
+    case TokenType::kKwNull:
+    case TokenType::kQmark:
+    case TokenType::kColon:
+      return true;
+    default:
+      return IsConstantToken(type) || IsIdentToken(type) || IsFunctionNameToken(type);
+  }
+}
 
 bool IsConstantToken(TokenType type) {
   switch (type) {

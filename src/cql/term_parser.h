@@ -21,5 +21,8 @@ Term ParseBindMarker(ParseContext& ctx);
 Term ParseTupleLiteral(ParseContext& ctx);
 // intValue: INTEGER, `?` or `:name` (LIMIT and PER PARTITION LIMIT).
 Term ParseIntValue(ParseContext& ctx);
+// True when `type` can begin a simple term (and so a selection group too):
+// what may follow the ')' of a type hint.
+bool CanStartSimpleTerm(TokenType type);
 
 }  // namespace sibyl::cql::parser_internal

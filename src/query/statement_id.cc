@@ -1,4 +1,5 @@
 #include "query/statement_id.h"
+#include "common/hex.h"
 
 #include <openssl/evp.h>
 
@@ -48,15 +49,5 @@ Bytes ComputeResultMetadataId(const std::vector<protocol::ColumnSpec>& columns) 
   return md5.Finish();
 }
 
-std::string ToHex(BytesView bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(bytes.size() * 2);
-  for (unsigned char b : bytes) {
-    hex.push_back(kDigits[b >> 4]);
-    hex.push_back(kDigits[b & 0x0F]);
-  }
-  return hex;
-}
 
 }  // namespace sibyl::query

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/bytes.h"
+#include "common/hex.h"
 #include "protocol/response.h"
 
 namespace sibyl::query {
@@ -22,8 +23,5 @@ namespace sibyl::query {
 [[nodiscard]] Bytes ComputeStatementId(std::optional<std::string_view> keyspace,
                                        std::string_view query);
 [[nodiscard]] Bytes ComputeResultMetadataId(const std::vector<protocol::ColumnSpec>& columns);
-
-// Lower-case hexadecimal, as Cassandra prints MD5 digests in messages.
-std::string ToHex(BytesView bytes);
 
 }  // namespace sibyl::query

@@ -1,4 +1,5 @@
 #include "types/cql_type.h"
+#include "common/hex.h"
 
 #include <array>
 #include <cassert>
@@ -52,14 +53,6 @@ void AppendString(Bytes& out, std::string_view s) {
   assert(s.size() <= 0xFFFF);
   AppendBE16(out, static_cast<uint16_t>(s.size()));
   out.append(s);
-}
-
-void AppendHex(std::string& out, std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (unsigned char c : bytes) {
-    out.push_back(kHex[c >> 4]);
-    out.push_back(kHex[c & 0x0f]);
-  }
 }
 
 // Mirrors AbstractType.toString(ignoreFreezing): a frozen collection or UDT is

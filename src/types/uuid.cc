@@ -1,4 +1,5 @@
 #include "types/uuid.h"
+#include "common/hex.h"
 
 #include <openssl/evp.h>
 #include <openssl/rand.h>
@@ -104,13 +105,13 @@ int64_t Uuid::UnixMillis() const {
 }
 
 std::string Uuid::ToString() const {
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(36);
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
-    out.push_back(kHex[bytes[i] >> 4]);
-    out.push_back(kHex[bytes[i] & 0x0f]);
+  const BytesView all = View();
+  // 8-4-4-4-12
+  for (auto [begin, end] : {std::pair{0, 4}, {4, 6}, {6, 8}, {8, 10}, {10, 16}}) {
+    if (begin != 0) out.push_back('-');
+    AppendHex(out, all.substr(begin, end - begin));
   }
   return out;
 }

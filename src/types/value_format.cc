@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "common/error.h"
+#include "common/hex.h"
 #include "types/big_number.h"
 #include "types/cql_identifier.h"
 #include "types/serialized_cursor.h"
@@ -25,12 +26,8 @@ constexpr int kFloatPrecision = 5;
 constexpr int64_t kMillisPerDay = 86'400'000;
 
 void AppendHexBlob(std::string& out, BytesView v) {
-  static constexpr char kHex[] = "0123456789abcdef";
   out.append("0x");
-  for (unsigned char c : v) {
-    out.push_back(kHex[c >> 4]);
-    out.push_back(kHex[c & 0x0f]);
-  }
+  AppendHex(out, v);
 }
 
 // format_value_text: backslashes doubled, control characters (U+0000..U+001F

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "common/hex.h"
 #include "types/serialized_cursor.h"
 #include "types/utf8.h"
 #include "types/value_codec.h"
@@ -27,16 +28,6 @@ void CheckExactWidth(BytesView v, size_t width, const char* expectation) {
   if (v.size() != width) ThrowInvalid(std::string(expectation) + " (" + Size(v) + ")");
 }
 
-std::string Hex(BytesView v) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(v.size() * 2);
-  for (unsigned char c : v) {
-    out.push_back(kHex[c >> 4]);
-    out.push_back(kHex[c & 0x0f]);
-  }
-  return out;
-}
 
 void ValidateAscii(BytesView v) {
   for (char c : v) {
@@ -211,7 +202,7 @@ void Validate(const CqlType& type, BytesView v) {
     }
     case Kind::kInet:
       if (!v.empty() && v.size() != 4 && v.size() != 16) {
-        ThrowInvalid("Expected 4 or 16 byte inetaddress; got " + Hex(v));
+        ThrowInvalid("Expected 4 or 16 byte inetaddress; got " + ToHex(v));
       }
       return;
     case Kind::kAscii:
