@@ -42,12 +42,14 @@ class CqlServer {
 
   const Config& config_;
   ServerContext& context_;
+  // Declared before the reactors: connections still queued in an io_context
+  // when it is destroyed decrement it from their destructors.
+  std::atomic<int> open_connections_{0};
   std::vector<std::unique_ptr<boost::asio::io_context>> reactors_;
   std::vector<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> guards_;
   std::vector<std::thread> threads_;
   std::unique_ptr<boost::asio::ip::tcp::acceptor> acceptor_;  // lives on reactor 0
   size_t next_reactor_ = 0;
-  std::atomic<int> open_connections_{0};
 
   std::mutex connections_mutex_;
   std::vector<std::weak_ptr<Connection>> connections_;  // GUARDED_BY(connections_mutex_)
