@@ -50,9 +50,7 @@ inline uint32_t LoadBE32(const char* p) {
   auto u = reinterpret_cast<const unsigned char*>(p);
   return uint32_t{u[0]} << 24 | uint32_t{u[1]} << 16 | uint32_t{u[2]} << 8 | uint32_t{u[3]};
 }
-inline uint64_t LoadBE64(const char* p) {
-  return uint64_t{LoadBE32(p)} << 32 | LoadBE32(p + 4);
-}
+inline uint64_t LoadBE64(const char* p) { return uint64_t{LoadBE32(p)} << 32 | LoadBE32(p + 4); }
 inline void StoreBE32(char* p, uint32_t v) {
   for (int i = 0; i < 4; ++i) p[i] = static_cast<char>(v >> (24 - 8 * i));
 }

@@ -69,7 +69,8 @@ std::string StartUsage() {
          "flags override the file. Sizes are written like 16MiB, durations like 10000ms.\n"
          "\n"
          "Options:\n"
-         "  --config FILE                                 YAML file with cassandra.yaml key names\n" +
+         "  --config FILE                                 YAML file with cassandra.yaml key "
+         "names\n" +
          DescribeConfigKeys() + "  --help                                        show this help\n";
 }
 

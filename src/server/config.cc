@@ -102,20 +102,31 @@ constexpr uint64_t kMaxFrameSizeLimit = 256ull * 1024 * 1024;
 
 void SetMaxFrameSize(Config& c, const std::string& key, uint64_t bytes, const std::string& v) {
   // Cassandra caps native_transport_max_frame_size below 256MiB.
-  if (bytes < 1024 || bytes >= kMaxFrameSizeLimit) Bad(key, v, "must be at least 1KiB and less than 256MiB");
+  if (bytes < 1024 || bytes >= kMaxFrameSizeLimit)
+    Bad(key, v, "must be at least 1KiB and less than 256MiB");
   c.native_transport_max_frame_size = bytes;
 }
 
 const std::map<std::string, KeySpec>& Keys() {
   static const std::map<std::string, KeySpec> keys{
-      {"cluster_name", {"NAME", "name of the cluster (default: Test Cluster)", Text(&Config::cluster_name)}},
-      {"listen_address", {"ADDR", "address of this node (default: 127.0.0.1)", Address(&Config::listen_address)}},
-      {"rpc_address", {"ADDR", "address for CQL clients (default: listen_address)", Address(&Config::rpc_address)}},
+      {"cluster_name",
+       {"NAME", "name of the cluster (default: Test Cluster)", Text(&Config::cluster_name)}},
+      {"listen_address",
+       {"ADDR", "address of this node (default: 127.0.0.1)", Address(&Config::listen_address)}},
+      {"rpc_address",
+       {"ADDR", "address for CQL clients (default: listen_address)",
+        Address(&Config::rpc_address)}},
       {"native_transport_address", {"ADDR", "same as rpc_address", Address(&Config::rpc_address)}},
-      {"broadcast_address", {"ADDR", "address other nodes are told (default: listen_address)", Address(&Config::broadcast_address)}},
-      {"broadcast_rpc_address", {"ADDR", "address clients are told (default: rpc_address)", Address(&Config::broadcast_rpc_address)}},
-      {"storage_port", {"PORT", "inter-node port (default: 7000)", Int(&Config::storage_port, 1, 65535)}},
-      {"native_transport_port", {"PORT", "CQL port (default: 9042)", Int(&Config::native_transport_port, 0, 65535)}},
+      {"broadcast_address",
+       {"ADDR", "address other nodes are told (default: listen_address)",
+        Address(&Config::broadcast_address)}},
+      {"broadcast_rpc_address",
+       {"ADDR", "address clients are told (default: rpc_address)",
+        Address(&Config::broadcast_rpc_address)}},
+      {"storage_port",
+       {"PORT", "inter-node port (default: 7000)", Int(&Config::storage_port, 1, 65535)}},
+      {"native_transport_port",
+       {"PORT", "CQL port (default: 9042)", Int(&Config::native_transport_port, 0, 65535)}},
       {"native_transport_max_frame_size",
        {"SIZE", "largest request accepted, e.g. 16MiB (default: 16MiB)",
         [](Config& c, const std::string& k, const std::string& v) {
@@ -145,16 +156,28 @@ const std::map<std::string, KeySpec>& Keys() {
       {"commitlog_sync",
        {"MODE", "periodic, batch or group (default: periodic)",
         [](Config& c, const std::string& k, const std::string& v) {
-          if (v == "periodic") c.commitlog_sync = CommitlogSync::kPeriodic;
-          else if (v == "batch") c.commitlog_sync = CommitlogSync::kBatch;
-          else if (v == "group") c.commitlog_sync = CommitlogSync::kGroup;
-          else Bad(k, v, "expected periodic, batch or group");
+          if (v == "periodic")
+            c.commitlog_sync = CommitlogSync::kPeriodic;
+          else if (v == "batch")
+            c.commitlog_sync = CommitlogSync::kBatch;
+          else if (v == "group")
+            c.commitlog_sync = CommitlogSync::kGroup;
+          else
+            Bad(k, v, "expected periodic, batch or group");
         }}},
-      {"commitlog_sync_period", {"DURATION", "periodic fsync interval (default: 10000ms)", Millis(&Config::commitlog_sync_period, false)}},
-      {"commitlog_sync_period_in_ms", {"N", "the same in ms (older spelling)", Millis(&Config::commitlog_sync_period, true)}},
-      {"commitlog_sync_group_window", {"DURATION", "group fsync window (default: 1000ms)", Millis(&Config::commitlog_sync_group_window, false)}},
-      {"commitlog_sync_group_window_in_ms", {"N", "the same in ms (older spelling)", Millis(&Config::commitlog_sync_group_window, true)}},
-      {"num_tokens", {"N", "tokens (vnodes) this node owns (default: 16)", Int(&Config::num_tokens, 1, 1536)}},
+      {"commitlog_sync_period",
+       {"DURATION", "periodic fsync interval (default: 10000ms)",
+        Millis(&Config::commitlog_sync_period, false)}},
+      {"commitlog_sync_period_in_ms",
+       {"N", "the same in ms (older spelling)", Millis(&Config::commitlog_sync_period, true)}},
+      {"commitlog_sync_group_window",
+       {"DURATION", "group fsync window (default: 1000ms)",
+        Millis(&Config::commitlog_sync_group_window, false)}},
+      {"commitlog_sync_group_window_in_ms",
+       {"N", "the same in ms (older spelling)",
+        Millis(&Config::commitlog_sync_group_window, true)}},
+      {"num_tokens",
+       {"N", "tokens (vnodes) this node owns (default: 16)", Int(&Config::num_tokens, 1, 1536)}},
       {"partitioner",
        {"CLASS", "only Murmur3Partitioner",
         [](Config& c, const std::string& k, const std::string& v) {
@@ -171,9 +194,12 @@ const std::map<std::string, KeySpec>& Keys() {
           }
           c.endpoint_snitch = "SimpleSnitch";
         }}},
-      {"datacenter", {"NAME", "data center this node reports (default: datacenter1)", Text(&Config::datacenter)}},
+      {"datacenter",
+       {"NAME", "data center this node reports (default: datacenter1)", Text(&Config::datacenter)}},
       {"rack", {"NAME", "rack this node reports (default: rack1)", Text(&Config::rack)}},
-      {"reactor_threads", {"N", "threads serving connections, 0 = one per core (default: 0)", Int(&Config::reactor_threads, 0, 256)}},
+      {"reactor_threads",
+       {"N", "threads serving connections, 0 = one per core (default: 0)",
+        Int(&Config::reactor_threads, 0, 256)}},
   };
   return keys;
 }
@@ -183,48 +209,124 @@ const std::map<std::string, KeySpec>& Keys() {
 bool IsIgnoredCassandraKey(const std::string& key) {
   // Tuning knobs of Cassandra's own thread pools, caches and background
   // machinery, present in the stock cassandra.yaml.
-  static const std::set<std::string> kIgnored{
-      "hinted_handoff_enabled", "max_hint_window", "max_hint_window_in_ms",
-      "hinted_handoff_throttle", "hinted_handoff_throttle_in_kb", "max_hints_delivery_threads",
-      "hints_directory", "hints_flush_period", "hints_flush_period_in_ms", "max_hints_file_size",
-      "max_hints_file_size_in_mb", "batchlog_replay_throttle", "batchlog_replay_throttle_in_kb",
-      "authenticator", "authorizer", "role_manager", "network_authorizer", "roles_validity",
-      "roles_validity_in_ms", "permissions_validity", "permissions_validity_in_ms",
-      "credentials_validity", "credentials_validity_in_ms", "cdc_enabled", "disk_failure_policy",
-      "commit_failure_policy", "prepared_statements_cache_size", "key_cache_size",
-      "key_cache_size_in_mb", "key_cache_save_period", "row_cache_size", "row_cache_size_in_mb",
-      "row_cache_save_period", "counter_cache_size", "counter_cache_size_in_mb",
-      "counter_cache_save_period", "saved_caches_directory", "commitlog_segment_size",
-      "commitlog_segment_size_in_mb", "seed_provider", "concurrent_reads", "concurrent_writes",
-      "concurrent_counter_writes", "concurrent_materialized_view_writes",
-      "memtable_allocation_type", "memtable_heap_space", "memtable_offheap_space",
-      "index_summary_capacity", "index_summary_resize_interval", "trickle_fsync",
-      "trickle_fsync_interval", "ssl_storage_port", "start_native_transport",
-      "native_transport_allow_older_protocols", "column_index_size", "column_index_size_in_kb",
-      "column_index_cache_size", "concurrent_compactors", "compaction_throughput",
-      "compaction_throughput_mb_per_sec", "sstable_preemptive_open_interval",
-      "read_request_timeout", "read_request_timeout_in_ms", "range_request_timeout",
-      "range_request_timeout_in_ms", "write_request_timeout", "write_request_timeout_in_ms",
-      "counter_write_request_timeout", "cas_contention_timeout", "truncate_request_timeout",
-      "request_timeout", "request_timeout_in_ms", "slow_query_log_timeout",
-      "dynamic_snitch_update_interval", "dynamic_snitch_reset_interval",
-      "dynamic_snitch_badness_threshold", "server_encryption_options",
-      "client_encryption_options", "internode_compression", "inter_dc_tcp_nodelay",
-      "trace_type_query_ttl", "trace_type_repair_ttl", "user_defined_functions_enabled",
-      "scripted_user_defined_functions_enabled", "transparent_data_encryption_options",
-      "tombstone_warn_threshold", "tombstone_failure_threshold", "batch_size_warn_threshold",
-      "batch_size_warn_threshold_in_kb", "batch_size_fail_threshold",
-      "batch_size_fail_threshold_in_kb", "unlogged_batch_across_partitions_warn_threshold",
-      "gc_warn_threshold", "gc_warn_threshold_in_ms", "gc_log_threshold",
-      "gc_log_threshold_in_ms", "materialized_views_enabled", "sasi_indexes_enabled",
-      "transient_replication_enabled", "drop_compact_storage_enabled", "auto_snapshot",
-      "snapshot_links_per_second", "snapshot_before_compaction", "incremental_backups",
-      "auto_bootstrap", "allocate_tokens_for_local_replication_factor", "rpc_keepalive",
-      "listen_on_broadcast_address", "internode_authenticator", "diagnostic_events_enabled",
-      "repaired_data_tracking_for_range_reads_enabled",
-      "repaired_data_tracking_for_partition_reads_enabled", "report_unconfirmed_repaired_data_mismatches",
-      "audit_logging_options", "full_query_logging_options", "cdc_raw_directory",
-      "native_transport_idle_timeout", "native_transport_idle_timeout_in_ms"};
+  static const std::set<std::string> kIgnored{"hinted_handoff_enabled",
+                                              "max_hint_window",
+                                              "max_hint_window_in_ms",
+                                              "hinted_handoff_throttle",
+                                              "hinted_handoff_throttle_in_kb",
+                                              "max_hints_delivery_threads",
+                                              "hints_directory",
+                                              "hints_flush_period",
+                                              "hints_flush_period_in_ms",
+                                              "max_hints_file_size",
+                                              "max_hints_file_size_in_mb",
+                                              "batchlog_replay_throttle",
+                                              "batchlog_replay_throttle_in_kb",
+                                              "authenticator",
+                                              "authorizer",
+                                              "role_manager",
+                                              "network_authorizer",
+                                              "roles_validity",
+                                              "roles_validity_in_ms",
+                                              "permissions_validity",
+                                              "permissions_validity_in_ms",
+                                              "credentials_validity",
+                                              "credentials_validity_in_ms",
+                                              "cdc_enabled",
+                                              "disk_failure_policy",
+                                              "commit_failure_policy",
+                                              "prepared_statements_cache_size",
+                                              "key_cache_size",
+                                              "key_cache_size_in_mb",
+                                              "key_cache_save_period",
+                                              "row_cache_size",
+                                              "row_cache_size_in_mb",
+                                              "row_cache_save_period",
+                                              "counter_cache_size",
+                                              "counter_cache_size_in_mb",
+                                              "counter_cache_save_period",
+                                              "saved_caches_directory",
+                                              "commitlog_segment_size",
+                                              "commitlog_segment_size_in_mb",
+                                              "seed_provider",
+                                              "concurrent_reads",
+                                              "concurrent_writes",
+                                              "concurrent_counter_writes",
+                                              "concurrent_materialized_view_writes",
+                                              "memtable_allocation_type",
+                                              "memtable_heap_space",
+                                              "memtable_offheap_space",
+                                              "index_summary_capacity",
+                                              "index_summary_resize_interval",
+                                              "trickle_fsync",
+                                              "trickle_fsync_interval",
+                                              "ssl_storage_port",
+                                              "start_native_transport",
+                                              "native_transport_allow_older_protocols",
+                                              "column_index_size",
+                                              "column_index_size_in_kb",
+                                              "column_index_cache_size",
+                                              "concurrent_compactors",
+                                              "compaction_throughput",
+                                              "compaction_throughput_mb_per_sec",
+                                              "sstable_preemptive_open_interval",
+                                              "read_request_timeout",
+                                              "read_request_timeout_in_ms",
+                                              "range_request_timeout",
+                                              "range_request_timeout_in_ms",
+                                              "write_request_timeout",
+                                              "write_request_timeout_in_ms",
+                                              "counter_write_request_timeout",
+                                              "cas_contention_timeout",
+                                              "truncate_request_timeout",
+                                              "request_timeout",
+                                              "request_timeout_in_ms",
+                                              "slow_query_log_timeout",
+                                              "dynamic_snitch_update_interval",
+                                              "dynamic_snitch_reset_interval",
+                                              "dynamic_snitch_badness_threshold",
+                                              "server_encryption_options",
+                                              "client_encryption_options",
+                                              "internode_compression",
+                                              "inter_dc_tcp_nodelay",
+                                              "trace_type_query_ttl",
+                                              "trace_type_repair_ttl",
+                                              "user_defined_functions_enabled",
+                                              "scripted_user_defined_functions_enabled",
+                                              "transparent_data_encryption_options",
+                                              "tombstone_warn_threshold",
+                                              "tombstone_failure_threshold",
+                                              "batch_size_warn_threshold",
+                                              "batch_size_warn_threshold_in_kb",
+                                              "batch_size_fail_threshold",
+                                              "batch_size_fail_threshold_in_kb",
+                                              "unlogged_batch_across_partitions_warn_threshold",
+                                              "gc_warn_threshold",
+                                              "gc_warn_threshold_in_ms",
+                                              "gc_log_threshold",
+                                              "gc_log_threshold_in_ms",
+                                              "materialized_views_enabled",
+                                              "sasi_indexes_enabled",
+                                              "transient_replication_enabled",
+                                              "drop_compact_storage_enabled",
+                                              "auto_snapshot",
+                                              "snapshot_links_per_second",
+                                              "snapshot_before_compaction",
+                                              "incremental_backups",
+                                              "auto_bootstrap",
+                                              "allocate_tokens_for_local_replication_factor",
+                                              "rpc_keepalive",
+                                              "listen_on_broadcast_address",
+                                              "internode_authenticator",
+                                              "diagnostic_events_enabled",
+                                              "repaired_data_tracking_for_range_reads_enabled",
+                                              "repaired_data_tracking_for_partition_reads_enabled",
+                                              "report_unconfirmed_repaired_data_mismatches",
+                                              "audit_logging_options",
+                                              "full_query_logging_options",
+                                              "cdc_raw_directory",
+                                              "native_transport_idle_timeout",
+                                              "native_transport_idle_timeout_in_ms"};
   return kIgnored.count(key) > 0;
 }
 
@@ -246,7 +348,8 @@ std::vector<std::string> LoadConfigFile(Config& config, const std::filesystem::p
   }
   std::vector<std::string> warnings;
   if (root.IsNull()) return warnings;
-  if (!root.IsMap()) throw ConfigError("Invalid yaml in " + file.string() + ": expected a map of keys");
+  if (!root.IsMap())
+    throw ConfigError("Invalid yaml in " + file.string() + ": expected a map of keys");
   std::vector<std::string> unknown;
   for (const auto& entry : root) {
     const auto key = entry.first.as<std::string>();
@@ -260,13 +363,16 @@ std::vector<std::string> LoadConfigFile(Config& config, const std::filesystem::p
       continue;
     }
     if (key == "data_file_directories" && value.IsSequence()) {
-      if (value.size() == 0) throw ConfigError("Invalid value for data_file_directories: empty list");
+      if (value.size() == 0)
+        throw ConfigError("Invalid value for data_file_directories: empty list");
       config.data_file_directories.clear();
-      for (const auto& dir : value) config.data_file_directories.emplace_back(dir.as<std::string>());
+      for (const auto& dir : value)
+        config.data_file_directories.emplace_back(dir.as<std::string>());
       continue;
     }
     if (!value.IsScalar()) {
-      throw ConfigError("Invalid value for " + key + " in " + file.string() + ": expected a single value");
+      throw ConfigError("Invalid value for " + key + " in " + file.string() +
+                        ": expected a single value");
     }
     SetConfigValue(config, key, value.Scalar());
   }
@@ -282,7 +388,8 @@ std::vector<std::string> LoadConfigFile(Config& config, const std::filesystem::p
 
 void ValidateConfig(const Config& config) {
   if (config.cluster_name.empty()) throw ConfigError("cluster_name must not be empty");
-  if (config.data_file_directories.empty()) throw ConfigError("data_file_directories must not be empty");
+  if (config.data_file_directories.empty())
+    throw ConfigError("data_file_directories must not be empty");
 }
 
 std::string DescribeConfigKeys() {
@@ -291,8 +398,10 @@ std::string DescribeConfigKeys() {
     std::string flag = "--" + key;
     std::replace(flag.begin(), flag.end(), '_', '-');
     std::string left = "  " + flag + " " + spec.value_hint;
-    if (left.size() < 48) left.resize(48, ' ');
-    else left += "  ";
+    if (left.size() < 48)
+      left.resize(48, ' ');
+    else
+      left += "  ";
     out += left + spec.description + "\n";
   }
   return out;

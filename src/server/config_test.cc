@@ -82,15 +82,16 @@ TEST(ConfigTest, UnknownYamlKeyIsRefusedAsCassandraDoes) {
     LoadConfigFile(c, path);
     FAIL();
   } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("Please remove properties [cluster_nmae]"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("Please remove properties [cluster_nmae]"),
+              std::string::npos);
   }
 }
 
 TEST(CommandLineTest, FlagsOverrideTheFile) {
-  auto path = WriteTemp("sibyl-config-flags.yaml", "native_transport_port: 9100\ncluster_name: A\n");
-  auto options = ParseStartArguments(
-      {"--config", path.string(), "--native-transport-port", "9043", "--listen-address=127.0.0.2",
-       "--data-dir", "/tmp/sibyl-x"});
+  auto path =
+      WriteTemp("sibyl-config-flags.yaml", "native_transport_port: 9100\ncluster_name: A\n");
+  auto options = ParseStartArguments({"--config", path.string(), "--native-transport-port", "9043",
+                                      "--listen-address=127.0.0.2", "--data-dir", "/tmp/sibyl-x"});
   EXPECT_EQ(options.config.native_transport_port, 9043);
   EXPECT_EQ(options.config.cluster_name, "A");
   EXPECT_EQ(options.config.listen_address, "127.0.0.2");
@@ -105,8 +106,9 @@ TEST(CommandLineTest, UnknownFlagAndMissingValue) {
 
 TEST(CommandLineTest, HelpListsEveryKey) {
   const std::string usage = StartUsage();
-  for (const char* flag : {"--native-transport-port", "--listen-address", "--data-dir", "--config",
-                           "--commitlog-sync", "--num-tokens", "--native-transport-max-frame-size"}) {
+  for (const char* flag :
+       {"--native-transport-port", "--listen-address", "--data-dir", "--config", "--commitlog-sync",
+        "--num-tokens", "--native-transport-max-frame-size"}) {
     EXPECT_NE(usage.find(flag), std::string::npos) << flag;
   }
 }

@@ -4,8 +4,8 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
@@ -42,8 +42,10 @@ Connection::~Connection() { open_connections_.fetch_sub(1); }
 
 void Connection::Start() {
   auto self = shared_from_this();
-  asio::co_spawn(socket_.get_executor(), [self] { return self->ReadLoop(); }, asio::detached);
-  asio::co_spawn(socket_.get_executor(), [self] { return self->WriteLoop(); }, asio::detached);
+  asio::co_spawn(
+      socket_.get_executor(), [self] { return self->ReadLoop(); }, asio::detached);
+  asio::co_spawn(
+      socket_.get_executor(), [self] { return self->WriteLoop(); }, asio::detached);
 }
 
 void Connection::Close() {
@@ -110,7 +112,8 @@ asio::awaitable<void> Connection::WriteLoop() {
     write_buffer_.assign(out.data(), out.size());
     codec_.ConsumeOutput(out.size());
     boost::system::error_code ec;
-    co_await asio::async_write(socket_, asio::buffer(write_buffer_), asio::redirect_error(use_awaitable, ec));
+    co_await asio::async_write(socket_, asio::buffer(write_buffer_),
+                               asio::redirect_error(use_awaitable, ec));
     if (ec) break;
     output_drained_.cancel();
   }

@@ -5,13 +5,14 @@
 // batch of responses. Both run on the connection's reactor thread, so the
 // state below is touched by one thread only.
 
-#include <atomic>
-#include <utility>  // Boost 1.74's awaitable.hpp uses std::exchange without including it
+// Boost 1.74's awaitable.hpp uses std::exchange without including <utility>.
+#include <utility>
+// (kept apart so include sorting leaves it first)
 
+#include <atomic>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <deque>
 #include <memory>
 
 #include "protocol/connection_codec.h"

@@ -36,8 +36,7 @@ void CqlServer::Listen() {
   tcp::endpoint endpoint(ip, port);
   acceptor_ = std::make_unique<tcp::acceptor>(*reactors_[0]);
   const std::string where = address + ":" + std::to_string(port);
-  if (acceptor_->open(endpoint.protocol(), ec);
-      ec) {
+  if (acceptor_->open(endpoint.protocol(), ec); ec) {
     throw ConfigError("Cannot listen for CQL clients on " + where + ": " + ec.message());
   }
   acceptor_->set_option(tcp::acceptor::reuse_address(true), ec);
@@ -71,12 +70,14 @@ void CqlServer::Accept() {
     } else {
       const int limit = config_.native_transport_max_concurrent_connections;
       if (limit >= 0 && open_connections_.load() >= limit) {
-        spdlog::warn("Refusing CQL connection: native_transport_max_concurrent_connections ({}) reached",
-                     limit);
+        spdlog::warn(
+            "Refusing CQL connection: native_transport_max_concurrent_connections ({}) reached",
+            limit);
         socket.close(ec);
       } else {
         socket.set_option(tcp::no_delay(true), ec);
-        auto connection = std::make_shared<Connection>(std::move(socket), context_, open_connections_);
+        auto connection =
+            std::make_shared<Connection>(std::move(socket), context_, open_connections_);
         {
           std::lock_guard lock(connections_mutex_);
           std::erase_if(connections_, [](const auto& c) { return c.expired(); });

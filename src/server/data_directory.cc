@@ -21,7 +21,8 @@ DataDirectory::DataDirectory(const std::filesystem::path& path) : path_(path) {
   const auto lock_path = path_ / "LOCK";
   lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (lock_fd_ < 0) {
-    throw ConfigError("Data directory " + path_.string() + " is not writable: " + std::strerror(errno));
+    throw ConfigError("Data directory " + path_.string() +
+                      " is not writable: " + std::strerror(errno));
   }
   if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     ::close(lock_fd_);
@@ -37,7 +38,8 @@ DataDirectory::DataDirectory(const std::filesystem::path& path) : path_(path) {
     if (fd >= 0) ::close(fd);
     ::close(lock_fd_);
     lock_fd_ = -1;
-    throw ConfigError("Data directory " + path_.string() + " is not writable: " + std::strerror(err));
+    throw ConfigError("Data directory " + path_.string() +
+                      " is not writable: " + std::strerror(err));
   }
   ::close(fd);
   ::unlink(probe.c_str());

@@ -28,24 +28,25 @@ void SetUpLogging() {
   spdlog::set_default_logger(logger);
 }
 
-schema::LocalNodeInfo MakeLocalNodeInfo(const Config& config, const cluster::NodeIdentity& identity) {
+schema::LocalNodeInfo MakeLocalNodeInfo(const Config& config,
+                                        const cluster::NodeIdentity& identity) {
   schema::LocalNodeInfo info;
   info.cluster_name = config.cluster_name;
   info.listen_address = config.listen_address;
   info.listen_port = config.storage_port;
   info.broadcast_address =
       config.broadcast_address.empty() ? config.listen_address : config.broadcast_address;
-  info.rpc_address = config.broadcast_rpc_address.empty() ? config.native_address()
-                                                          : config.broadcast_rpc_address;
+  info.rpc_address =
+      config.broadcast_rpc_address.empty() ? config.native_address() : config.broadcast_rpc_address;
   info.rpc_port = config.native_transport_port;
   info.data_center = config.datacenter;
   info.rack = config.rack;
   info.host_id = types::Uuid::FromBytes(
       BytesView(reinterpret_cast<const char*>(identity.host_id.data()), identity.host_id.size()));
-  info.gossip_generation = static_cast<int32_t>(
-      std::chrono::duration_cast<std::chrono::seconds>(
-          std::chrono::system_clock::now().time_since_epoch())
-          .count());
+  info.gossip_generation =
+      static_cast<int32_t>(std::chrono::duration_cast<std::chrono::seconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count());
   for (auto token : identity.tokens) info.tokens.push_back(std::to_string(token));
   return info;
 }

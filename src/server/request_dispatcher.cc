@@ -21,15 +21,24 @@ namespace {
 // Cassandra's Message.Type names, as its protocol errors spell them.
 const char* MessageTypeName(uint8_t opcode) {
   switch (static_cast<Opcode>(opcode)) {
-    case Opcode::kStartup: return "STARTUP";
-    case Opcode::kOptions: return "OPTIONS";
-    case Opcode::kQuery: return "QUERY";
-    case Opcode::kPrepare: return "PREPARE";
-    case Opcode::kExecute: return "EXECUTE";
-    case Opcode::kRegister: return "REGISTER";
-    case Opcode::kBatch: return "BATCH";
-    case Opcode::kAuthResponse: return "AUTH_RESPONSE";
-    default: return "UNKNOWN";
+    case Opcode::kStartup:
+      return "STARTUP";
+    case Opcode::kOptions:
+      return "OPTIONS";
+    case Opcode::kQuery:
+      return "QUERY";
+    case Opcode::kPrepare:
+      return "PREPARE";
+    case Opcode::kExecute:
+      return "EXECUTE";
+    case Opcode::kRegister:
+      return "REGISTER";
+    case Opcode::kBatch:
+      return "BATCH";
+    case Opcode::kAuthResponse:
+      return "AUTH_RESPONSE";
+    default:
+      return "UNKNOWN";
   }
 }
 
@@ -84,7 +93,8 @@ DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
   const int16_t stream = header.stream;
   try {
     const auto opcode = static_cast<Opcode>(header.opcode);
-    if (phase_ == Phase::kUninitialized && opcode != Opcode::kStartup && opcode != Opcode::kOptions) {
+    if (phase_ == Phase::kUninitialized && opcode != Opcode::kStartup &&
+        opcode != Opcode::kOptions) {
       ThrowProtocol(std::string("Unexpected message ") + MessageTypeName(header.opcode) +
                     ", expecting STARTUP or OPTIONS");
     }
@@ -114,7 +124,8 @@ DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
             auto result = context_.processor.Process(message.query, message.params, client_state_);
             WriteResult(result, codec, stream, message.params.skip_metadata());
           } else if constexpr (std::is_same_v<T, protocol::PrepareMessage>) {
-            auto prepared = context_.processor.Prepare(message.query, client_state_, message.keyspace);
+            auto prepared =
+                context_.processor.Prepare(message.query, client_state_, message.keyspace);
             Bytes& body = codec.BeginResponse(stream, Opcode::kResult);
             protocol::EncodePreparedResult(body, prepared, codec.version());
             codec.EndResponse();
@@ -188,10 +199,14 @@ void RequestDispatcher::HandleRegister(const protocol::RegisterMessage& reg,
                                        const std::shared_ptr<EventSubscriber>& subscriber) {
   uint8_t mask = 0;
   for (const auto& type : reg.event_types) {
-    if (type == "TOPOLOGY_CHANGE") mask |= kTopologyChange;
-    else if (type == "STATUS_CHANGE") mask |= kStatusChange;
-    else if (type == "SCHEMA_CHANGE") mask |= kSchemaChange;
-    else ThrowProtocol("Invalid value '" + std::string(type) + "' for Event.Type");
+    if (type == "TOPOLOGY_CHANGE")
+      mask |= kTopologyChange;
+    else if (type == "STATUS_CHANGE")
+      mask |= kStatusChange;
+    else if (type == "SCHEMA_CHANGE")
+      mask |= kSchemaChange;
+    else
+      ThrowProtocol("Invalid value '" + std::string(type) + "' for Event.Type");
   }
   if (subscriber) context_.events.Subscribe(subscriber, mask);
   (void)codec.BeginResponse(stream, Opcode::kReady);

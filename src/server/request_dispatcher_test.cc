@@ -64,8 +64,8 @@ TEST_F(DispatcherTest, OptionsAnswersSupportedWithVersionsAndCompression) {
   EXPECT_EQ(out[0].version_byte, 0x84);
   EXPECT_EQ(out[0].stream, 3);
   EXPECT_EQ(out[0].opcode, static_cast<uint8_t>(Opcode::kSupported));
-  for (const char* needle : {"CQL_VERSION", "3.4.6", "COMPRESSION", "lz4", "snappy",
-                             "PROTOCOL_VERSIONS", "5/v5"}) {
+  for (const char* needle :
+       {"CQL_VERSION", "3.4.6", "COMPRESSION", "lz4", "snappy", "PROTOCOL_VERSIONS", "5/v5"}) {
     EXPECT_NE(out[0].body.find(needle), std::string::npos) << needle;
   }
 }
@@ -106,7 +106,8 @@ TEST_F(DispatcherTest, StartupThenQueryThenSecondStartupRefused) {
   EXPECT_NE(out[0].body.find("local"), std::string::npos);
 
   out = Send(4, 2, Opcode::kStartup, StartupBody());
-  EXPECT_EQ(ErrorMessage(out.at(0)), "Unexpected message STARTUP, the connection is already initialized");
+  EXPECT_EQ(ErrorMessage(out.at(0)),
+            "Unexpected message STARTUP, the connection is already initialized");
 }
 
 TEST_F(DispatcherTest, UnsupportedStatementIsAnHonestInvalidRequest) {

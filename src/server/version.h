@@ -10,7 +10,8 @@ inline constexpr const char* kSibylVersion = "0.1.0";
 
 inline std::string VersionLine() {
   return std::string("sibyl ") + kSibylVersion + " (CQL " + schema::kCqlVersion +
-         ", native protocol v3-v5, compatible with Apache Cassandra " + schema::kReleaseVersion + ")";
+         ", native protocol v3-v5, compatible with Apache Cassandra " + schema::kReleaseVersion +
+         ")";
 }
 
 }  // namespace sibyl::server
