@@ -46,6 +46,10 @@ void ParseContext::Mismatch(TokenType expected) {
        position_);
 }
 
+void ParseContext::MismatchSet() {
+  Fail("mismatched input " + TokenDisplay(LT(1)) + " expecting set null", position_);
+}
+
 void ParseContext::NoViableAlt(int k) {
   const Token& token = LT(k);
   size_t index = static_cast<size_t>(&token - tokens_.tokens.data());
@@ -72,6 +76,27 @@ namespace {
 }
 
 }  // namespace
+
+void ParseContext::ThrowInAction(std::string message) {
+  if (speculating()) return;
+  ThrowSyntaxError(message);
+}
+
+void ParseContext::InvalidInAction(std::string message) {
+  if (speculating()) return;
+  throw CqlError(ErrorCode::kInvalid, ToUtf8(ToUtf16(message)));
+}
+
+void ParseContext::RuntimeFailureInAction(std::string_view java_class, std::string_view message) {
+  if (speculating()) return;
+  std::string text = "Failed parsing statement: [";
+  text += query_;
+  text += "] reason: ";
+  text += java_class;
+  text += " ";
+  text += message;
+  ThrowSyntaxError(text);
+}
 
 void ParseContext::ThrowFirstError(std::string parser_message) {
   // A lexer error is reported when the token after it is fetched; if that

@@ -42,7 +42,22 @@ class ParseContext {
 
   [[noreturn]] void Mismatch(TokenType expected);
   [[noreturn]] void NoViableAlt(int k = 1);
+  // LT(1) is not in a token set the grammar matches as one ("mismatched
+  // input 'x' expecting set null", ANTLR 3's MismatchedSetException).
+  [[noreturn]] void MismatchSet();
   void ActionError(std::string message);
+  // Exceptions Cassandra's grammar actions throw (rather than report), which
+  // end the parse at once and win over errors reported before them:
+  //  - ThrowInAction: a SyntaxException ("Multiple definition for property
+  //    'PASSWORD'");
+  //  - InvalidInAction: an InvalidRequestException from a raw statement
+  //    builder ("Duplicate column 'a' declaration for table 'ks.t'");
+  //  - RuntimeFailureInAction: any other Java exception, which Cassandra
+  //    wraps as "Failed parsing statement: [<query>] reason: <class> <message>".
+  // Inside Speculate() they are ignored, as actions are.
+  void ThrowInAction(std::string message);
+  void InvalidInAction(std::string message);
+  void RuntimeFailureInAction(std::string_view java_class, std::string_view message);
 
   // Runs `rule` as a syntactic predicate: returns whether it parses, and
   // always rewinds (bind markers included).

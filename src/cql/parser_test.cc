@@ -32,11 +32,8 @@ std::string ErrorOf(std::string_view query) {
   return "parsed";
 }
 
-std::string PendingKind(std::string_view query) {
-  ParsedStatement parsed = ParseStatement(query);
-  const auto* pending = std::get_if<PendingStatement>(&parsed.statement);
-  EXPECT_NE(pending, nullptr) << query;
-  return pending ? pending->kind : "";
+std::string KindOf(std::string_view query) {
+  return std::string(StatementKindName(ParseStatement(query).statement));
 }
 
 TEST(ParserTest, DriverSystemQueries) {
@@ -317,56 +314,58 @@ TEST(ParserTest, Use) {
             "line 1:7 mismatched input 'extra' expecting EOF (USE ks [extra])");
 }
 
-TEST(ParserTest, PendingStatementKinds) {
-  EXPECT_EQ(PendingKind("INSERT INTO t (a) VALUES (1)"), "INSERT");
-  EXPECT_EQ(PendingKind("update t set a = 1 where k = 2"), "UPDATE");
-  EXPECT_EQ(PendingKind("DELETE FROM t WHERE k = 1"), "DELETE");
-  EXPECT_EQ(PendingKind("BEGIN UNLOGGED BATCH INSERT INTO t (a) VALUES (1); APPLY BATCH"), "BATCH");
-  EXPECT_EQ(PendingKind("TRUNCATE TABLE t"), "TRUNCATE");
-  EXPECT_EQ(PendingKind("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy'}"),
+TEST(ParserTest, StatementKinds) {
+  EXPECT_EQ(KindOf("INSERT INTO t (a) VALUES (1)"), "INSERT");
+  EXPECT_EQ(KindOf("update t set a = 1 where k = 2"), "UPDATE");
+  EXPECT_EQ(KindOf("DELETE FROM t WHERE k = 1"), "DELETE");
+  EXPECT_EQ(KindOf("BEGIN UNLOGGED BATCH INSERT INTO t (a) VALUES (1); APPLY BATCH"), "BATCH");
+  EXPECT_EQ(KindOf("TRUNCATE TABLE t"), "TRUNCATE");
+  EXPECT_EQ(KindOf("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy'}"),
             "CREATE KEYSPACE");
-  EXPECT_EQ(PendingKind("CREATE TABLE t (a int PRIMARY KEY)"), "CREATE TABLE");
-  EXPECT_EQ(PendingKind("CREATE COLUMNFAMILY t (a int PRIMARY KEY)"), "CREATE TABLE");
-  EXPECT_EQ(PendingKind("CREATE INDEX ON t (a)"), "CREATE INDEX");
-  EXPECT_EQ(PendingKind("CREATE CUSTOM INDEX i ON t (a) USING 'SAI'"), "CREATE INDEX");
-  EXPECT_EQ(PendingKind("CREATE TYPE u (a int)"), "CREATE TYPE");
-  EXPECT_EQ(PendingKind("CREATE OR REPLACE FUNCTION f () RETURNS NULL ON NULL INPUT RETURNS int "
-                        "LANGUAGE java AS 'return 1;'"),
+  EXPECT_EQ(KindOf("CREATE TABLE t (a int PRIMARY KEY)"), "CREATE TABLE");
+  EXPECT_EQ(KindOf("CREATE COLUMNFAMILY t (a int PRIMARY KEY)"), "CREATE TABLE");
+  EXPECT_EQ(KindOf("CREATE INDEX ON t (a)"), "CREATE INDEX");
+  EXPECT_EQ(KindOf("CREATE CUSTOM INDEX i ON t (a) USING 'SAI'"), "CREATE INDEX");
+  EXPECT_EQ(KindOf("CREATE TYPE u (a int)"), "CREATE TYPE");
+  EXPECT_EQ(KindOf("CREATE OR REPLACE FUNCTION f () RETURNS NULL ON NULL INPUT RETURNS int "
+                   "LANGUAGE java AS 'return 1;'"),
             "CREATE FUNCTION");
-  EXPECT_EQ(PendingKind("CREATE OR REPLACE AGGREGATE a (int) SFUNC f STYPE int"),
-            "CREATE AGGREGATE");
-  EXPECT_EQ(PendingKind("CREATE TRIGGER tr ON t USING 'x'"), "CREATE TRIGGER");
-  EXPECT_EQ(PendingKind("CREATE MATERIALIZED VIEW v AS SELECT * FROM t WHERE a IS NOT NULL "
-                        "PRIMARY KEY (a)"),
+  EXPECT_EQ(KindOf("CREATE OR REPLACE AGGREGATE a (int) SFUNC f STYPE int"), "CREATE AGGREGATE");
+  EXPECT_EQ(KindOf("CREATE TRIGGER tr ON t USING 'x'"), "CREATE TRIGGER");
+  EXPECT_EQ(KindOf("CREATE MATERIALIZED VIEW v AS SELECT * FROM t WHERE a IS NOT NULL "
+                   "PRIMARY KEY (a)"),
             "CREATE MATERIALIZED VIEW");
-  EXPECT_EQ(PendingKind("CREATE ROLE r WITH LOGIN = true"), "CREATE ROLE");
-  EXPECT_EQ(PendingKind("CREATE USER u WITH PASSWORD 'p'"), "CREATE USER");
-  EXPECT_EQ(PendingKind("ALTER KEYSPACE ks WITH durable_writes = false"), "ALTER KEYSPACE");
-  EXPECT_EQ(PendingKind("ALTER TABLE t ADD b int"), "ALTER TABLE");
-  EXPECT_EQ(PendingKind("ALTER TYPE u ADD b int"), "ALTER TYPE");
-  EXPECT_EQ(PendingKind("ALTER MATERIALIZED VIEW v WITH comment = 'x'"), "ALTER MATERIALIZED VIEW");
-  EXPECT_EQ(PendingKind("ALTER ROLE r WITH LOGIN = false"), "ALTER ROLE");
-  EXPECT_EQ(PendingKind("ALTER USER u NOSUPERUSER"), "ALTER USER");
-  for (const char* what : {"KEYSPACE", "TABLE", "INDEX", "TYPE", "FUNCTION", "AGGREGATE", "TRIGGER",
-                           "ROLE", "USER", "MATERIALIZED VIEW"}) {
-    EXPECT_EQ(PendingKind(std::string("DROP ") + what + " x"), std::string("DROP ") + what);
+  EXPECT_EQ(KindOf("CREATE ROLE r WITH LOGIN = true"), "CREATE ROLE");
+  EXPECT_EQ(KindOf("CREATE USER u WITH PASSWORD 'p'"), "CREATE USER");
+  EXPECT_EQ(KindOf("ALTER KEYSPACE ks WITH durable_writes = false"), "ALTER KEYSPACE");
+  EXPECT_EQ(KindOf("ALTER TABLE t ADD b int"), "ALTER TABLE");
+  EXPECT_EQ(KindOf("ALTER TYPE u ADD b int"), "ALTER TYPE");
+  EXPECT_EQ(KindOf("ALTER MATERIALIZED VIEW v WITH comment = 'x'"), "ALTER MATERIALIZED VIEW");
+  EXPECT_EQ(KindOf("ALTER ROLE r WITH LOGIN = false"), "ALTER ROLE");
+  EXPECT_EQ(KindOf("ALTER USER u NOSUPERUSER"), "ALTER USER");
+  for (const char* what : {"KEYSPACE", "TABLE", "INDEX", "TYPE", "FUNCTION", "AGGREGATE", "ROLE",
+                           "USER", "MATERIALIZED VIEW"}) {
+    EXPECT_EQ(KindOf(std::string("DROP ") + what + " x"), std::string("DROP ") + what);
   }
-  EXPECT_EQ(PendingKind("GRANT SELECT ON ALL KEYSPACES TO r"), "GRANT PERMISSION");
-  EXPECT_EQ(PendingKind("GRANT ALL PERMISSIONS ON KEYSPACE ks TO r"), "GRANT PERMISSION");
-  EXPECT_EQ(PendingKind("GRANT ALL ON KEYSPACE ks TO r"), "GRANT PERMISSION");
-  EXPECT_EQ(PendingKind("GRANT all TO r"), "GRANT ROLE");
-  EXPECT_EQ(PendingKind("GRANT r1 TO r2"), "GRANT ROLE");
-  EXPECT_EQ(PendingKind("REVOKE MODIFY ON t FROM r"), "REVOKE PERMISSION");
-  EXPECT_EQ(PendingKind("REVOKE r1 FROM r2"), "REVOKE ROLE");
-  EXPECT_EQ(PendingKind("LIST ROLES"), "LIST ROLES");
-  EXPECT_EQ(PendingKind("LIST USERS"), "LIST USERS");
-  EXPECT_EQ(PendingKind("LIST ALL PERMISSIONS OF r"), "LIST PERMISSIONS");
-  EXPECT_EQ(PendingKind("LIST SELECT ON t"), "LIST PERMISSIONS");
-  EXPECT_EQ(PendingKind("DESCRIBE KEYSPACES"), "DESCRIBE");
-  EXPECT_EQ(PendingKind("DESC TABLE ks.t"), "DESCRIBE");
+  EXPECT_EQ(KindOf("DROP TRIGGER x ON t"), "DROP TRIGGER");
+  EXPECT_EQ(KindOf("GRANT SELECT ON ALL KEYSPACES TO r"), "GRANT PERMISSION");
+  EXPECT_EQ(KindOf("GRANT ALL PERMISSIONS ON KEYSPACE ks TO r"), "GRANT PERMISSION");
+  EXPECT_EQ(KindOf("GRANT ALL ON KEYSPACE ks TO r"), "GRANT PERMISSION");
+  EXPECT_EQ(KindOf("GRANT all TO r"), "GRANT ROLE");
+  EXPECT_EQ(KindOf("GRANT r1 TO r2"), "GRANT ROLE");
+  EXPECT_EQ(KindOf("REVOKE MODIFY ON t FROM r"), "REVOKE PERMISSION");
+  EXPECT_EQ(KindOf("REVOKE r1 FROM r2"), "REVOKE ROLE");
+  EXPECT_EQ(KindOf("LIST ROLES"), "LIST ROLES");
+  EXPECT_EQ(KindOf("LIST USERS"), "LIST USERS");
+  EXPECT_EQ(KindOf("LIST ALL PERMISSIONS OF r"), "LIST PERMISSIONS");
+  EXPECT_EQ(KindOf("LIST SELECT ON t"), "LIST PERMISSIONS");
+  EXPECT_EQ(KindOf("DESCRIBE KEYSPACES"), "DESCRIBE");
+  EXPECT_EQ(KindOf("USE ks"), "USE");
+  EXPECT_EQ(KindOf("SELECT * FROM t"), "SELECT");
+  EXPECT_EQ(KindOf("DESC TABLE ks.t"), "DESCRIBE");
 }
 
-TEST(ParserTest, PendingStatementsCountBindMarkers) {
+TEST(ParserTest, BindMarkersInEveryStatement) {
   ParsedStatement insert = ParseStatement(
       "INSERT INTO t (a, b, c, d) VALUES (?, :b, {'k': :v, :k2: 1}, {f: 'x', g: :g}) "
       "USING TTL :ttl");
@@ -380,7 +379,7 @@ TEST(ParserTest, PendingStatementsCountBindMarkers) {
             0);
 }
 
-TEST(ParserTest, PendingStatementsLexTheirWholeText) {
+TEST(ParserTest, LexerErrorsAnywhere) {
   EXPECT_EQ(ErrorOf("INSERT INTO t (a) VALUES ('unterminated)"),
             "line 1:40 mismatched character '<EOF>' expecting '''");
   EXPECT_EQ(ErrorOf("CREATE TABLE t (a int PRIMARY KEY) WITH comment = 'x' @"),

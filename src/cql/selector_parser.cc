@@ -181,7 +181,6 @@ Selector ParseSimpleUnaliasedSelector(ParseContext& ctx) {
   ctx.NoViableAlt(mismatch);
 }
 
-
 // '(' starts a type hint, `(int) ?`, or a parenthesized selector or tuple.
 Selector ParseParenthesized(ParseContext& ctx) {
   bool hint = CanStartType(ctx.LA(2)) && ctx.Speculate([&] {

@@ -108,7 +108,6 @@ Term ParseTypeHint(ParseContext& ctx) {
   return hint;
 }
 
-
 // A '(' starts a type hint or a tuple literal. It is a type hint when a type
 // and ')' follow, and then something that can start a term: `(int) ?` is a
 // hint, `('abc')` a tuple.
@@ -273,10 +272,27 @@ Term ParseTupleLiteral(ParseContext& ctx) {
   return tuple;
 }
 
+namespace {
+
+// True when the '+' at LA(1) is followed by a column name rather than by a
+// term: UPDATE's `c = [1] + c` (prepend) ends the term before the '+'. A name
+// continues the term only as a function call (f(...) or ks.f(...)), which is
+// how ANTLR's prediction tells the two apart.
+bool PlusIntroducesColumn(ParseContext& ctx) {
+  TokenType second = ctx.LA(2);
+  if (second == TokenType::kEmptyQuotedName) return true;
+  if (!IsIdentToken(second)) return false;
+  TokenType third = ctx.LA(3);
+  return third != TokenType::kLParen && third != TokenType::kDot;
+}
+
+}  // namespace
+
 Term ParseTerm(ParseContext& ctx) {
   ParseContext::NestingGuard guard(ctx);
   Term left = ParseTermMultiplication(ctx);
   while (ctx.LA(1) == TokenType::kPlus || ctx.LA(1) == TokenType::kMinus) {
+    if (ctx.LA(1) == TokenType::kPlus && PlusIntroducesColumn(ctx)) break;
     guard.Add();
     std::string op(ctx.LT(1).text);
     ctx.Consume();

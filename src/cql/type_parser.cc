@@ -25,27 +25,6 @@ bool IsReservedTypeName(std::string_view text) {
   return false;
 }
 
-// non_type_ident: a user type's own name. Native type names are excluded,
-// and so are the unreserved keywords other than basic ones and KEY.
-std::string ParseNonTypeIdent(ParseContext& ctx) {
-  const Token& token = ctx.LT(1);
-  TokenType type = token.type;
-  if (type == TokenType::kIdent) {
-    ctx.Consume();
-    // The action compares the text as written (case-sensitive).
-    if (IsReservedTypeName(token.text)) {
-      ctx.ActionError("Invalid (reserved) user type name " + std::string(token.text));
-    }
-    return NameText(token);
-  }
-  if (type == TokenType::kQuotedName || IsBasicUnreservedKeyword(type) ||
-      type == TokenType::kKwKey) {
-    ctx.Consume();
-    return NameText(token);
-  }
-  ctx.NoViableAlt(1);
-}
-
 RawType ParseUserTypeName(ParseContext& ctx) {
   RawType type;
   type.freezable = true;
@@ -144,6 +123,27 @@ RawType ParseRawType(ParseContext& ctx) {
 }
 
 }  // namespace
+
+// non_type_ident: a user type's own name. Native type names are excluded,
+// and so are the unreserved keywords other than basic ones and KEY.
+std::string ParseNonTypeIdent(ParseContext& ctx) {
+  const Token& token = ctx.LT(1);
+  TokenType type = token.type;
+  if (type == TokenType::kIdent) {
+    ctx.Consume();
+    // The action compares the text as written (case-sensitive).
+    if (IsReservedTypeName(token.text)) {
+      ctx.ActionError("Invalid (reserved) user type name " + std::string(token.text));
+    }
+    return NameText(token);
+  }
+  if (type == TokenType::kQuotedName || IsBasicUnreservedKeyword(type) ||
+      type == TokenType::kKwKey) {
+    ctx.Consume();
+    return NameText(token);
+  }
+  ctx.NoViableAlt(1);
+}
 
 bool CanStartType(TokenType type) {
   return IsIdentToken(type) || type == TokenType::kKwSet || type == TokenType::kStringLiteral;

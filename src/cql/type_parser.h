@@ -17,6 +17,9 @@ namespace sibyl::cql::parser_internal {
 [[nodiscard]] bool CanStartType(TokenType type);
 
 std::string ParseComparatorType(ParseContext& ctx);
+// non_type_ident: a user type's own name (native type names excluded,
+// Parser.g's reservedTypeNames reported).
+std::string ParseNonTypeIdent(ParseContext& ctx);
 std::string ParseNativeType(ParseContext& ctx);
 
 }  // namespace sibyl::cql::parser_internal

@@ -24,8 +24,8 @@ PreparedStatementPtr PrepareStatement(const cql::ParsedStatement& parsed, std::s
     prepared->plan = UseKeyspace{use->keyspace};
     prepared->result_columns = std::make_shared<const std::vector<protocol::ColumnSpec>>();
   } else {
-    const auto& pending = std::get<cql::PendingStatement>(parsed.statement);
-    ThrowInvalid(pending.kind + " statements are not supported by Sibyl yet");
+    ThrowInvalid(std::string(cql::StatementKindName(parsed.statement)) +
+                 " statements are not supported by Sibyl yet");
   }
   prepared->result_metadata_id = ComputeResultMetadataId(*prepared->result_columns);
   return prepared;

@@ -1,7 +1,9 @@
 #include "types/big_number.h"
 
+#include <algorithm>
 #include <boost/multiprecision/cpp_int.hpp>
 #include <cassert>
+#include <iterator>
 
 namespace sibyl::types {
 namespace {
@@ -35,6 +37,39 @@ cpp_int ToCppInt(BytesView v) {
 }
 
 int Sign(const cpp_int& v) { return v.sign(); }
+
+// Minimal two's complement, big-endian.
+Bytes VarintFromCppInt(const cpp_int& value) {
+  // A negative v is the bitwise complement of -v - 1, which is not negative.
+  const bool negative = value.sign() < 0;
+  const cpp_int magnitude = negative ? cpp_int(-value - 1) : value;
+  Bytes out;
+  if (magnitude.is_zero()) {
+    out.push_back('\0');
+  } else {
+    export_bits(magnitude, std::back_inserter(out), 8, true);
+  }
+  if (static_cast<uint8_t>(out[0]) & 0x80) out.insert(out.begin(), '\0');  // room for the sign
+  if (negative) {
+    for (char& c : out) c = static_cast<char>(~static_cast<uint8_t>(c));
+  }
+  return out;
+}
+
+// Boost reads a leading 0 as an octal prefix: strip them first.
+cpp_int FromDecimalDigits(std::string_view digits) {
+  const size_t first = digits.find_first_not_of('0');
+  if (first == std::string_view::npos) return cpp_int(0);
+  return cpp_int(std::string(digits.substr(first)));
+}
+
+bool AllDigits(std::string_view text) {
+  if (text.empty()) return false;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -121,6 +156,63 @@ std::string DecimalToString(BytesView v) {
     const int64_t shown = left_digits - dot;
     out.append("E").append(shown >= 0 ? "+" : "").append(std::to_string(shown));
   }
+  return out;
+}
+
+std::optional<Bytes> ParseVarint(std::string_view text) {
+  bool negative = false;
+  if (!text.empty() && (text[0] == '+' || text[0] == '-')) {
+    negative = text[0] == '-';
+    text.remove_prefix(1);
+  }
+  if (!AllDigits(text)) return std::nullopt;
+  cpp_int value = FromDecimalDigits(text);
+  if (negative) value = -value;
+  return VarintFromCppInt(value);
+}
+
+std::optional<Bytes> ParseDecimal(std::string_view text) {
+  bool negative = false;
+  if (!text.empty() && (text[0] == '+' || text[0] == '-')) {
+    negative = text[0] == '-';
+    text.remove_prefix(1);
+  }
+  const size_t exponent_at = text.find_first_of("eE");
+  std::string_view mantissa = text.substr(0, exponent_at);
+  int64_t exponent = 0;
+  if (exponent_at != std::string_view::npos) {
+    std::string_view exponent_text = text.substr(exponent_at + 1);
+    bool exponent_negative = false;
+    if (!exponent_text.empty() && (exponent_text[0] == '+' || exponent_text[0] == '-')) {
+      exponent_negative = exponent_text[0] == '-';
+      exponent_text.remove_prefix(1);
+    }
+    // Java refuses exponents beyond an int as "Exponent overflow".
+    if (!AllDigits(exponent_text)) return std::nullopt;
+    const size_t significant = exponent_text.find_first_not_of('0');
+    exponent_text.remove_prefix(std::min(significant, exponent_text.size()));
+    if (exponent_text.size() > 10) return std::nullopt;
+    exponent = exponent_text.empty() ? 0 : std::stoll(std::string(exponent_text));
+    if (exponent > INT32_MAX) return std::nullopt;
+    if (exponent_negative) exponent = -exponent;
+  }
+  const size_t point = mantissa.find('.');
+  std::string digits(mantissa.substr(0, point));
+  int64_t fraction_digits = 0;
+  if (point != std::string_view::npos) {
+    const std::string_view fraction = mantissa.substr(point + 1);
+    if (!fraction.empty() && !AllDigits(fraction)) return std::nullopt;
+    fraction_digits = static_cast<int64_t>(fraction.size());
+    digits.append(fraction);
+  }
+  if (!AllDigits(digits)) return std::nullopt;
+  const int64_t scale = fraction_digits - exponent;
+  if (scale < INT32_MIN || scale > INT32_MAX) return std::nullopt;
+  cpp_int unscaled = FromDecimalDigits(digits);
+  if (negative) unscaled = -unscaled;
+  Bytes out;
+  AppendBE32(out, static_cast<uint32_t>(static_cast<int32_t>(scale)));
+  out += VarintFromCppInt(unscaled);
   return out;
 }
 

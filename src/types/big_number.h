@@ -4,7 +4,9 @@
 //   decimal: [int] scale, then the unscaled value as a varint;
 //            value = unscaled * 10^-scale (Java's BigDecimal).
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/bytes.h"
 
@@ -25,5 +27,16 @@ namespace sibyl::types {
 
 // Minimal two's complement bytes of `v`.
 [[nodiscard]] Bytes EncodeVarintFromInt64(int64_t v);
+
+// Java's new BigInteger(text): an optional '+' or '-', then one or more
+// ASCII digits. The minimal varint bytes, or nullopt if not a number.
+[[nodiscard]] std::optional<Bytes> ParseVarint(std::string_view text);
+
+// Java's new BigDecimal(text): [+-] then digits with an optional '.' (at
+// least one digit in all), then an optional exponent e|E[+-]digits. The
+// scale is the number of fraction digits minus the exponent, so "1.50" has
+// scale 2 and "1E+3" scale -3. The serialized decimal, or nullopt if not a
+// number or the scale does not fit an int.
+[[nodiscard]] std::optional<Bytes> ParseDecimal(std::string_view text);
 
 }  // namespace sibyl::types

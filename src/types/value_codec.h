@@ -75,10 +75,25 @@ void Validate(const CqlType& type, BytesView serialized);
 // unspecified order.
 int Compare(const CqlType& type, BytesView a, BytesView b);
 
-// Human-readable form as cqlsh shows it (used in error messages): text bare
-// at the top level and 'quoted' inside collections, blobs as 0x..., booleans
-// as True/False, timestamps as "2024-01-02 03:04:05.678000+0000". A value
-// that does not validate is shown as a blob rather than failing.
+// The order of a DESC clustering column: Cassandra wraps the column's type
+// in ReversedType, whose compare(a, b) is the base type's compare(b, a) —
+// so an empty value sorts last. The schema layer records the clustering
+// order beside the type (ColumnMetadata::order) rather than in CqlType.
+inline int CompareReversed(const CqlType& type, BytesView a, BytesView b) {
+  return Compare(type, b, a);
+}
+
+// Human-readable form as cqlsh 4.1 shows it with its default settings (used
+// in error messages, the sibyl shell and tests): text bare at the top level
+// and 'quoted' inside collections, tuples and UDTs (so are timestamps and
+// inet addresses), blobs as 0x..., booleans as True/False, timestamps in UTC
+// as "2024-01-02 03:04:05.678000+0000" (years 1..9999, else the
+// milliseconds), floats with 5 significant digits, UDTs as {name: value}
+// with the field names unquoted, set elements and map keys in the order
+// Python sorts them. The empty value of a non-text type shows as nothing. A
+// value that does not validate is shown as a blob rather than failing.
+// For text that reads back as the same value, use ToCqlLiteral
+// (value_to_literal.h).
 std::string Format(const CqlType& type, BytesView serialized);
 
 }  // namespace sibyl::types

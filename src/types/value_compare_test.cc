@@ -181,3 +181,52 @@ TEST(CompareTest, MalformedValuesDoNotReadPastTheirEnd) {
 
 }  // namespace
 }  // namespace sibyl::types
+
+namespace sibyl::types {
+namespace {
+
+TypePtr Native(Kind kind) { return CqlType::Native(kind); }
+
+// A DESC clustering column sorts in the exact reverse of its type's order,
+// the empty value last.
+TEST(CompareTest, ReversedOrderForDescendingClustering) {
+  const std::vector<std::pair<TypePtr, std::vector<Bytes>>> cases = {
+      {Native(Kind::kInt), {"", EncodeInt(-5), EncodeInt(0), EncodeInt(7)}},
+      {Native(Kind::kText), {"", "A", "a", "b"}},
+      {Native(Kind::kTimestamp), {"", EncodeTimestamp(-1), EncodeTimestamp(1)}},
+      {Native(Kind::kDouble), {"", EncodeDouble(-1), EncodeDouble(-0.0), EncodeDouble(0.0)}},
+      {Native(Kind::kDate), {EncodeDate(-1), EncodeDate(0), EncodeDate(1)}},
+      {Native(Kind::kTime), {EncodeTime(0), EncodeTime(1)}},
+      {Native(Kind::kDuration), {EncodeDuration(0, 0, 1), EncodeDuration(0, 1, 0)}},
+      {CqlType::Tuple({Native(Kind::kInt)}),
+       {EncodeTuple({}), EncodeTuple({BytesView(EncodeInt(1))})}},
+  };
+  for (const auto& [type, ascending] : cases) {
+    for (size_t i = 0; i < ascending.size(); ++i) {
+      EXPECT_EQ(CompareReversed(*type, ascending[i], ascending[i]), 0);
+      for (size_t j = i + 1; j < ascending.size(); ++j) {
+        EXPECT_GT(CompareReversed(*type, ascending[i], ascending[j]), 0) << type->ToCql() << i << j;
+        EXPECT_LT(CompareReversed(*type, ascending[j], ascending[i]), 0) << type->ToCql() << i << j;
+      }
+    }
+  }
+}
+
+TEST(CompareTest, UserTypesFieldByField) {
+  const TypePtr udt =
+      CqlType::Udt("ks", "p", {"a", "b"}, {Native(Kind::kInt), Native(Kind::kText)}, true);
+  const Bytes one = EncodeInt(1);
+  const Bytes two = EncodeInt(2);
+  const std::vector<Bytes> ascending = {
+      EncodeTuple({std::nullopt, BytesView("z")}), EncodeTuple({BytesView(one)}),
+      EncodeTuple({BytesView(one), BytesView("a")}), EncodeTuple({BytesView(two), BytesView("")})};
+  for (size_t i = 0; i + 1 < ascending.size(); ++i) {
+    EXPECT_LT(Compare(*udt, ascending[i], ascending[i + 1]), 0) << i;
+  }
+  // A trailing null equals an absent field.
+  EXPECT_EQ(
+      Compare(*udt, EncodeTuple({BytesView(one), std::nullopt}), EncodeTuple({BytesView(one)})), 0);
+}
+
+}  // namespace
+}  // namespace sibyl::types

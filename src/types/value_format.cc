@@ -3,15 +3,19 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 
 #include "common/error.h"
 #include "common/hex.h"
 #include "types/big_number.h"
-#include "types/cql_identifier.h"
+#include "types/civil_date.h"
+#include "types/duration_literal.h"
 #include "types/serialized_cursor.h"
 #include "types/uuid.h"
 #include "types/value_codec.h"
@@ -23,7 +27,6 @@ namespace {
 
 // cqlsh's default float_precision and double_precision.
 constexpr int kFloatPrecision = 5;
-constexpr int64_t kMillisPerDay = 86'400'000;
 
 void AppendHexBlob(std::string& out, BytesView v) {
   out.append("0x");
@@ -93,47 +96,35 @@ void AppendFloating(std::string& out, double value) {
   out.append(buffer);
 }
 
-struct CivilDate {
-  int64_t year;
-  unsigned month;
-  unsigned day;
-};
-
-// Proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant's
-// civil_from_days), valid far beyond the range printed.
-CivilDate CivilFromDays(int64_t days) {
-  days += 719468;
-  const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(days - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  const unsigned day = doy - (153 * mp + 2) / 5 + 1;
-  const unsigned month = mp < 10 ? mp + 3 : mp - 9;
-  return {static_cast<int64_t>(yoe) + era * 400 + (month <= 2), month, day};
-}
-
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 // Python's datetime covers years 1..9999; cqlsh prints the raw number
 // outside that range.
 bool PrintableYear(int64_t year) { return year >= 1 && year <= 9999; }
 
-void AppendTimestamp(std::string& out, int64_t millis) {
+// strftime's %Y as glibc writes it for Python: no zero padding below 1000.
+void AppendYear(std::string& out, int64_t year) {
+  char buffer[24];
+  std::snprintf(buffer, sizeof buffer, year < 1000 ? "%" PRId64 : "%04" PRId64, year);
+  out.append(buffer);
+}
+
+// format_value_timestamp: quoted inside collections, tuples and UDTs.
+void AppendTimestamp(std::string& out, int64_t millis, bool quote) {
+  if (quote) out.push_back('\'');
   const int64_t days = FloorDiv(millis, kMillisPerDay);
   const int64_t millis_of_day = millis - days * kMillisPerDay;
   const CivilDate date = CivilFromDays(days);
   if (!PrintableYear(date.year)) {
     out.append(std::to_string(millis));
-    return;
+  } else {
+    AppendYear(out, date.year);
+    char buffer[64];
+    std::snprintf(
+        buffer, sizeof buffer, "-%02u-%02u %02d:%02d:%02d.%03d000+0000", date.month, date.day,
+        static_cast<int>(millis_of_day / 3'600'000), static_cast<int>(millis_of_day / 60'000 % 60),
+        static_cast<int>(millis_of_day / 1000 % 60), static_cast<int>(millis_of_day % 1000));
+    out.append(buffer);
   }
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%04" PRId64 "-%02u-%02u %02d:%02d:%02d.%03d000+0000",
-                date.year, date.month, date.day, static_cast<int>(millis_of_day / 3'600'000),
-                static_cast<int>(millis_of_day / 60'000 % 60),
-                static_cast<int>(millis_of_day / 1000 % 60),
-                static_cast<int>(millis_of_day % 1000));
-  out.append(buffer);
+  if (quote) out.push_back('\'');
 }
 
 void AppendDate(std::string& out, BytesView v) {
@@ -165,36 +156,38 @@ void AppendDuration(std::string& out, BytesView v) {
     part = static_cast<int64_t>(decoded->value);
     offset += decoded->size;
   }
-  const auto [months, days, nanos] = parts;
-  if (months < 0 || days < 0 || nanos < 0) out.push_back('-');
-  auto unit = [&](uint64_t dividend, uint64_t divisor, const char* name) -> uint64_t {
-    if (dividend == 0 || dividend < divisor) return dividend;
-    out.append(std::to_string(dividend / divisor)).append(name);
-    return dividend % divisor;
-  };
-  const auto magnitude = [](int64_t x) {
-    return x < 0 ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x);
-  };
-  unit(unit(magnitude(months), 12, "y"), 1, "mo");
-  unit(magnitude(days), 1, "d");
-  if (nanos != 0) {
-    uint64_t rest = unit(magnitude(nanos), 3'600'000'000'000, "h");
-    rest = unit(rest, 60'000'000'000, "m");
-    rest = unit(rest, 1'000'000'000, "s");
-    rest = unit(rest, 1'000'000, "ms");
-    rest = unit(rest, 1'000, "us");
-    unit(rest, 1, "ns");
-  }
+  out.append(
+      DurationToString({static_cast<int32_t>(parts[0]), static_cast<int32_t>(parts[1]), parts[2]}));
 }
 
-void AppendInet(std::string& out, BytesView v) {
+// The driver gives inet values as strings; cqlsh quotes them inside collections.
+void AppendInet(std::string& out, BytesView v, bool quote) {
   char buffer[INET6_ADDRSTRLEN];
   const int family = v.size() == 4 ? AF_INET : AF_INET6;
   if (inet_ntop(family, v.data(), buffer, sizeof buffer) == nullptr) {
     AppendHexBlob(out, v);
     return;
   }
+  if (quote) out.push_back('\'');
   out.append(buffer);
+  if (quote) out.push_back('\'');
+}
+
+// cqlsh sorts set elements and map keys with Python's ordering, which
+// differs from Cassandra's for UUIDs (by their 128-bit value, so by bytes)
+// and inet addresses (strings).
+bool DisplayOrderDiffers(const CqlType& type) {
+  return type.kind() == Kind::kUuid || type.kind() == Kind::kTimeuuid || type.kind() == Kind::kInet;
+}
+
+bool DisplayLess(const CqlType& type, BytesView a, BytesView b) {
+  if (type.kind() == Kind::kInet) {
+    std::string sa, sb;
+    AppendInet(sa, a, false);
+    AppendInet(sb, b, false);
+    return sa < sb;
+  }
+  return a < b;
 }
 
 void AppendValue(std::string& out, const CqlType& type, BytesView v, bool nested);
@@ -203,27 +196,71 @@ void AppendElements(std::string& out, const CqlType& type, BytesView v) {
   SerializedCursor cursor(v);
   const int32_t count = v.empty() ? 0 : cursor.ReadInt32().value_or(0);
   const bool map = type.kind() == Kind::kMap;
-  out.push_back(type.kind() == Kind::kList ? '[' : '{');
+  std::vector<std::pair<BytesView, BytesView>> entries;
+  entries.reserve(static_cast<size_t>(count));
   for (int32_t i = 0; i < count; ++i) {
+    const BytesView key = cursor.ReadElement().bytes;
+    entries.emplace_back(key, map ? cursor.ReadElement().bytes : BytesView());
+  }
+  const CqlType& key_type = *type.params()[0];
+  if (type.kind() != Kind::kList && DisplayOrderDiffers(key_type)) {
+    std::stable_sort(entries.begin(), entries.end(), [&](const auto& a, const auto& b) {
+      return DisplayLess(key_type, a.first, b.first);
+    });
+  }
+  out.push_back(type.kind() == Kind::kList ? '[' : '{');
+  for (size_t i = 0; i < entries.size(); ++i) {
     if (i > 0) out.append(", ");
-    AppendValue(out, *type.params()[0], cursor.ReadElement().bytes, true);
+    AppendValue(out, key_type, entries[i].first, true);
     if (map) {
       out.append(": ");
-      AppendValue(out, *type.params()[1], cursor.ReadElement().bytes, true);
+      AppendValue(out, *type.params()[1], entries[i].second, true);
     }
   }
   out.push_back(type.kind() == Kind::kList ? ']' : '}');
 }
 
+// Whether Python's namedtuple takes `name` as a field name (ASCII subset:
+// an identifier that is not a keyword and does not start with '_').
+bool IsPythonFieldName(std::string_view name) {
+  static constexpr std::string_view kKeywords[] = {
+      "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+      "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+      "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
+  if (name.empty() || name[0] == '_' || (name[0] >= '0' && name[0] <= '9')) return false;
+  for (char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (!std::isalnum(u) && c != '_' && u < 0x80) return false;
+  }
+  return std::find(std::begin(kKeywords), std::end(kKeywords), name) == std::end(kKeywords);
+}
+
+// The field names the Python driver's UDT named tuple ends up with: the
+// declared names, or, when namedtuple refuses one of them, field_<i>_ for
+// each name it refuses (cassandra.util._positional_rename_invalid_identifiers).
+std::vector<std::string> DisplayFieldNames(const CqlType& type) {
+  std::vector<std::string> names = type.field_names();
+  if (std::all_of(names.begin(), names.end(), IsPythonFieldName)) return names;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!IsPythonFieldName(names[i])) names[i] = "field_" + std::to_string(i) + "_";
+  }
+  return names;
+}
+
 void AppendComponents(std::string& out, const CqlType& type, BytesView v) {
   const bool udt = type.kind() == Kind::kUdt;
+  const std::vector<std::string> field_names =
+      udt ? DisplayFieldNames(type) : std::vector<std::string>();
   SerializedCursor cursor(v);
   out.push_back(udt ? '{' : '(');
   for (size_t i = 0; i < type.params().size(); ++i) {
     // A tuple shows the components it has; a UDT shows every field.
     if (!udt && cursor.at_end()) break;
     if (i > 0) out.append(", ");
-    if (udt) out.append(MaybeQuoteIdentifier(type.field_names()[i])).append(": ");
+    // The driver's named tuple gives the field name, unquoted.
+    if (udt) AppendText(out, field_names[i], false);
+    if (udt) out.append(": ");
     const auto element = cursor.at_end()
                              ? SerializedCursor::Element{SerializedCursor::Status::kNull, {}}
                              : cursor.ReadElement();
@@ -277,7 +314,7 @@ void AppendValue(std::string& out, const CqlType& type, BytesView v, bool nested
       out.append(Uuid::FromBytes(v).ToString());
       return;
     case Kind::kTimestamp:
-      AppendTimestamp(out, DecodeBigint(v));
+      AppendTimestamp(out, DecodeBigint(v), nested);
       return;
     case Kind::kDate:
       AppendDate(out, v);
@@ -289,7 +326,7 @@ void AppendValue(std::string& out, const CqlType& type, BytesView v, bool nested
       AppendDuration(out, v);
       return;
     case Kind::kInet:
-      AppendInet(out, v);
+      AppendInet(out, v, nested);
       return;
     case Kind::kList:
     case Kind::kSet:

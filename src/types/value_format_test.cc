@@ -99,7 +99,8 @@ TEST(FormatTest, CollectionsTuplesUdtsVectors) {
             "(1, null, 'x')");
   const TypePtr udt =
       CqlType::Udt("ks", "address", {"street", "Zip"}, {N(Kind::kText), N(Kind::kInt)}, true);
-  EXPECT_EQ(F(udt, EncodeTuple({BytesView("Main")})), "{street: 'Main', \"Zip\": null}");
+  // Field names as declared, unquoted: the driver's named tuple carries them so.
+  EXPECT_EQ(F(udt, EncodeTuple({BytesView("Main")})), "{street: 'Main', Zip: null}");
   EXPECT_EQ(F(CqlType::Vector(N(Kind::kFloat), 2), EncodeFloat(1.5f) + EncodeFloat(2)), "[1.5, 2]");
   EXPECT_EQ(F(CqlType::Vector(N(Kind::kText), 2), std::string("\x01"
                                                               "a"
@@ -109,6 +110,61 @@ TEST(FormatTest, CollectionsTuplesUdtsVectors) {
   EXPECT_EQ(F(CqlType::List(CqlType::Map(N(Kind::kInt), N(Kind::kBoolean), true)),
               EncodeList({EncodeMap({{EncodeInt(1), EncodeBoolean(true)}})})),
             "[{1: True}]");
+}
+
+TEST(FormatTest, TimestampsAndInetQuotedInsideCollections) {
+  EXPECT_EQ(F(CqlType::List(N(Kind::kTimestamp)), EncodeList({EncodeTimestamp(0)})),
+            "['1970-01-01 00:00:00.000000+0000']");
+  EXPECT_EQ(F(CqlType::Set(N(Kind::kInet)), EncodeList({EncodeInet("10.0.0.1")})), "{'10.0.0.1'}");
+  EXPECT_EQ(F(CqlType::Tuple({N(Kind::kTimestamp), N(Kind::kDate), N(Kind::kTime)}),
+              EncodeTuple({BytesView(EncodeTimestamp(0)), BytesView(EncodeDate(0)),
+                           BytesView(EncodeTime(0))})),
+            "('1970-01-01 00:00:00.000000+0000', 1970-01-01, 00:00:00.000000000)");
+  EXPECT_EQ(F(CqlType::Map(N(Kind::kUuid), N(Kind::kDuration)),
+              EncodeMap({{Uuid::Parse("550e8400-e29b-41d4-a716-446655440000")->ToBytes(),
+                          EncodeDuration(0, 1, 0)}})),
+            "{550e8400-e29b-41d4-a716-446655440000: 1d}");
+}
+
+TEST(FormatTest, EarlyYearsAsPythonPrintsThem) {
+  // 0999-01-01T00:00:00Z: strftime's %Y does not pad below 1000.
+  EXPECT_EQ(F(N(Kind::kTimestamp), EncodeTimestamp(-30'641'760'000'000)),
+            "999-01-01 00:00:00.000000+0000");
+  EXPECT_EQ(F(N(Kind::kTimestamp), EncodeTimestamp(-12'219'292'800'000)),
+            "1582-10-15 00:00:00.000000+0000");
+  EXPECT_EQ(F(N(Kind::kTimestamp), EncodeTimestamp(-62'135'596'800'000)),
+            "1-01-01 00:00:00.000000+0000");
+  EXPECT_EQ(F(N(Kind::kTimestamp), EncodeTimestamp(-62'135'596'800'001)), "-62135596800001");
+  EXPECT_EQ(F(N(Kind::kDate), EncodeDate(-719162)), "0001-01-01");
+}
+
+TEST(FormatTest, SetsAndMapsInPythonOrder) {
+  // Cassandra orders time UUIDs by time and inet addresses by bytes; cqlsh
+  // sorts them again the way Python compares UUID objects and strings.
+  // `later` has the later time but smaller bytes (its time_low is 0).
+  const Bytes later = Uuid::TimeBased(0x100000000, 0x8000000000000000ULL).ToBytes();
+  const Bytes sooner = Uuid::TimeBased(0x0ffffffff, 0x8000000000000000ULL).ToBytes();
+  ASSERT_LT(Compare(*N(Kind::kTimeuuid), sooner, later), 0);
+  EXPECT_EQ(
+      F(CqlType::Set(N(Kind::kTimeuuid)), EncodeList({sooner, later})),
+      "{" + Uuid::FromBytes(later).ToString() + ", " + Uuid::FromBytes(sooner).ToString() + "}");
+  EXPECT_EQ(
+      F(CqlType::Map(N(Kind::kInet), N(Kind::kInt)),
+        EncodeMap({{EncodeInet("9.0.0.1"), EncodeInt(1)}, {EncodeInet("10.0.0.1"), EncodeInt(2)}})),
+      "{'10.0.0.1': 2, '9.0.0.1': 1}");
+  EXPECT_EQ(
+      F(CqlType::List(N(Kind::kInet)), EncodeList({EncodeInet("9.0.0.1"), EncodeInet("10.0.0.1")})),
+      "['9.0.0.1', '10.0.0.1']");
+}
+
+TEST(FormatTest, UdtFieldNamesAsThePythonDriverNamesThem) {
+  const TypePtr plain =
+      CqlType::Udt("ks", "u", {"Zip", "select"}, {N(Kind::kInt), N(Kind::kInt)}, true);
+  EXPECT_EQ(F(plain, EncodeTuple({std::nullopt})), "{Zip: null, select: null}");
+  // namedtuple refuses keywords and non-identifiers: those fields get positional names.
+  const TypePtr odd = CqlType::Udt("ks", "u", {"from", "ok", "two words"},
+                                   {N(Kind::kInt), N(Kind::kInt), N(Kind::kInt)}, true);
+  EXPECT_EQ(F(odd, EncodeTuple({std::nullopt})), "{field_0_: null, ok: null, field_2_: null}");
 }
 
 TEST(FormatTest, InvalidValueShownAsBlob) {

@@ -1,0 +1,238 @@
+#include "types/value_to_literal.h"
+
+#include <arpa/inet.h>
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "common/error.h"
+#include "common/hex.h"
+#include "types/big_number.h"
+#include "types/civil_date.h"
+#include "types/cql_identifier.h"
+#include "types/date_time_literal.h"
+#include "types/duration_literal.h"
+#include "types/number_text.h"
+#include "types/serialized_cursor.h"
+#include "types/uuid.h"
+#include "types/value_codec.h"
+#include "types/vector_layout.h"
+#include "types/vint.h"
+
+namespace sibyl::types {
+namespace {
+
+void AppendQuoted(std::string& out, BytesView text) {
+  out.push_back('\'');
+  for (char c : text) {
+    if (c == '\'') out.push_back('\'');
+    out.push_back(c);
+  }
+  out.push_back('\'');
+}
+
+// Cassandra's TimestampSerializer.toCQLLiteral form, yyyy-MM-dd'T'HH:mm:ss.SSSZ
+// in UTC; years before 1 have no such form, so the milliseconds stand in.
+void AppendTimestamp(std::string& out, int64_t millis) {
+  const int64_t days = FloorDiv(millis, kMillisPerDay);
+  const int64_t millis_of_day = millis - days * kMillisPerDay;
+  const CivilDate date = CivilFromDays(days);
+  if (date.year < 1) {
+    out.append(std::to_string(millis));
+    return;
+  }
+  char buffer[80];
+  std::snprintf(buffer, sizeof buffer, "'%04" PRId64 "-%02u-%02uT%02d:%02d:%02d.%03dZ'", date.year,
+                date.month, date.day, static_cast<int>(millis_of_day / 3'600'000),
+                static_cast<int>(millis_of_day / 60'000 % 60),
+                static_cast<int>(millis_of_day / 1000 % 60),
+                static_cast<int>(millis_of_day % 1000));
+  out.append(buffer);
+}
+
+void AppendTime(std::string& out, int64_t nanos) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "'%02" PRId64 ":%02" PRId64 ":%02" PRId64 ".%09" PRId64 "'",
+                nanos / 3'600'000'000'000, nanos / 60'000'000'000 % 60, nanos / 1'000'000'000 % 60,
+                nanos % 1'000'000'000);
+  out.append(buffer);
+}
+
+void AppendInet(std::string& out, BytesView v) {
+  char buffer[INET6_ADDRSTRLEN];
+  inet_ntop(v.size() == 4 ? AF_INET : AF_INET6, v.data(), buffer, sizeof buffer);
+  AppendQuoted(out, buffer);
+}
+
+void AppendDuration(std::string& out, BytesView v) {
+  int64_t parts[3];
+  size_t offset = 0;
+  for (int64_t& part : parts) {
+    const auto decoded = ReadSignedVint(v.substr(offset));
+    part = static_cast<int64_t>(decoded->value);
+    offset += decoded->size;
+  }
+  const std::string text =
+      DurationToString({static_cast<int32_t>(parts[0]), static_cast<int32_t>(parts[1]), parts[2]});
+  out.append(text.empty() ? "0s" : text);  // a zero duration prints as nothing
+}
+
+void AppendLiteral(std::string& out, const CqlType& type, BytesView v);
+
+void AppendCollection(std::string& out, const CqlType& type, BytesView v) {
+  const bool list = type.kind() == Kind::kList;
+  out.push_back(list ? '[' : '{');
+  if (type.kind() == Kind::kMap) {
+    const auto entries = DecodeMapEntries(v.empty() ? BytesView("\0\0\0\0", 4) : v);
+    for (size_t i = 0; i < entries.size(); ++i) {
+      if (i > 0) out.append(", ");
+      AppendLiteral(out, *type.params()[0], entries[i].first);
+      out.append(": ");
+      AppendLiteral(out, *type.params()[1], entries[i].second);
+    }
+  } else {
+    const auto elements = DecodeListElements(v.empty() ? BytesView("\0\0\0\0", 4) : v);
+    for (size_t i = 0; i < elements.size(); ++i) {
+      if (i > 0) out.append(", ");
+      AppendLiteral(out, *type.params()[0], elements[i]);
+    }
+  }
+  out.push_back(list ? ']' : '}');
+}
+
+void AppendComponents(std::string& out, const CqlType& type, BytesView v) {
+  const auto components = DecodeTupleComponents(v);
+  const bool udt = type.kind() == Kind::kUdt;
+  if (!udt && components.empty()) {
+    ThrowInvalid("The empty value of " + type.ToCql() + " has no CQL literal");
+  }
+  out.push_back(udt ? '{' : '(');
+  // A UDT value may predate fields added since; they read as null.
+  const size_t count = udt ? type.params().size() : components.size();
+  for (size_t i = 0; i < count; ++i) {
+    if (i > 0) out.append(", ");
+    if (udt) out.append(MaybeQuoteIdentifier(type.field_names()[i])).append(": ");
+    if (i < components.size() && components[i]) {
+      AppendLiteral(out, *type.params()[i], *components[i]);
+    } else {
+      out.append("null");
+    }
+  }
+  out.push_back(udt ? '}' : ')');
+}
+
+void AppendLiteral(std::string& out, const CqlType& type, BytesView v) {
+  if (v.empty()) {
+    switch (type.kind()) {
+      case Kind::kText:
+      case Kind::kAscii:
+      case Kind::kTimestamp:  // TimestampType.fromString("") is the empty value
+      case Kind::kInet:       // and so is InetAddressType's
+        out.append("''");
+        return;
+      case Kind::kBlob:
+      case Kind::kCustom:
+        out.append("0x");
+        return;
+      case Kind::kList:
+      case Kind::kSet:
+      case Kind::kMap:
+      case Kind::kTuple:
+      case Kind::kUdt:
+        break;  // their empty value is written below
+      default:
+        out.append("blobas").append(type.ToCql()).append("(0x)");
+        return;
+    }
+  }
+  switch (type.kind()) {
+    case Kind::kText:
+    case Kind::kAscii:
+      AppendQuoted(out, v);
+      return;
+    case Kind::kBlob:
+    case Kind::kCustom:
+      out.append("0x");
+      AppendHex(out, v);
+      return;
+    case Kind::kBoolean:
+      out.append(DecodeBoolean(v) ? "true" : "false");
+      return;
+    case Kind::kInt:
+      out.append(std::to_string(DecodeInt(v)));
+      return;
+    case Kind::kBigint:
+    case Kind::kCounter:
+      out.append(std::to_string(DecodeBigint(v)));
+      return;
+    case Kind::kSmallint:
+      out.append(std::to_string(DecodeSmallint(v)));
+      return;
+    case Kind::kTinyint:
+      out.append(std::to_string(DecodeTinyint(v)));
+      return;
+    case Kind::kVarint:
+      out.append(VarintToString(v));
+      return;
+    case Kind::kDecimal:
+      out.append(DecimalToString(v));  // BigDecimal.toString reads back with the same scale
+      return;
+    case Kind::kDouble:
+      out.append(JavaDoubleToString(DecodeDouble(v)));
+      return;
+    case Kind::kFloat:
+      out.append(JavaFloatToString(DecodeFloat(v)));
+      return;
+    case Kind::kUuid:
+    case Kind::kTimeuuid:
+      out.append(Uuid::FromBytes(v).ToString());
+      return;
+    case Kind::kInet:
+      AppendInet(out, v);
+      return;
+    case Kind::kTimestamp:
+      AppendTimestamp(out, DecodeBigint(v));
+      return;
+    case Kind::kDate:
+      out.push_back('\'');
+      out.append(JavaLocalDateString(DecodeDate(v)));
+      out.push_back('\'');
+      return;
+    case Kind::kTime:
+      AppendTime(out, DecodeBigint(v));
+      return;
+    case Kind::kDuration:
+      AppendDuration(out, v);
+      return;
+    case Kind::kList:
+    case Kind::kSet:
+    case Kind::kMap:
+      AppendCollection(out, type, v);
+      return;
+    case Kind::kTuple:
+    case Kind::kUdt:
+      AppendComponents(out, type, v);
+      return;
+    case Kind::kVector: {
+      out.push_back('[');
+      const auto elements = SplitVector(type, v);
+      for (size_t i = 0; i < elements.size(); ++i) {
+        if (i > 0) out.append(", ");
+        AppendLiteral(out, *type.params()[0], elements[i]);
+      }
+      out.push_back(']');
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+std::string ToCqlLiteral(const CqlType& type, BytesView value) {
+  Validate(type, value);
+  std::string out;
+  AppendLiteral(out, type, value);
+  return out;
+}
+
+}  // namespace sibyl::types
