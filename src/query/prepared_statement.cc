@@ -1,6 +1,7 @@
 #include "query/prepared_statement.h"
 
 #include "common/error.h"
+#include "query/describe_executor.h"
 #include "query/statement_id.h"
 
 namespace sibyl::query {
@@ -22,6 +23,10 @@ PreparedStatementPtr PrepareStatement(const cql::ParsedStatement& parsed, std::s
     prepared->plan = std::move(statement);
   } else if (const auto* use = std::get_if<cql::UseStatement>(&parsed.statement)) {
     prepared->plan = UseKeyspace{use->keyspace};
+    prepared->result_columns = std::make_shared<const std::vector<protocol::ColumnSpec>>();
+  } else if (const auto* describe = std::get_if<cql::DescribeStatement>(&parsed.statement)) {
+    prepared->plan = DescribePlan{ToDescribeRequest(*describe)};
+    // The columns depend on the DESCRIBE form and are sent with each result.
     prepared->result_columns = std::make_shared<const std::vector<protocol::ColumnSpec>>();
   } else {
     ThrowInvalid(std::string(cql::StatementKindName(parsed.statement)) +

@@ -13,6 +13,7 @@
 #include "cql/ast.h"
 #include "protocol/response.h"
 #include "query/select_statement.h"
+#include "schema/describe.h"
 #include "schema/schema.h"
 #include "types/uuid.h"
 
@@ -21,6 +22,11 @@ namespace sibyl::query {
 // USE <keyspace>: checked against the schema when executed, as Cassandra does.
 struct UseKeyspace {
   std::string keyspace;
+};
+
+// DESCRIBE: rendered from the schema snapshot current when it runs.
+struct DescribePlan {
+  schema::DescribeRequest request;
 };
 
 struct PreparedStatement {
@@ -35,7 +41,7 @@ struct PreparedStatement {
   std::shared_ptr<const std::vector<protocol::ColumnSpec>> result_columns;
   Bytes result_metadata_id;      // protocol v5
   bool fully_qualified = false;  // names its keyspace itself
-  std::variant<std::shared_ptr<const SelectStatement>, UseKeyspace> plan;
+  std::variant<std::shared_ptr<const SelectStatement>, UseKeyspace, DescribePlan> plan;
 };
 using PreparedStatementPtr = std::shared_ptr<const PreparedStatement>;
 

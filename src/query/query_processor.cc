@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "cql/parser.h"
 #include "query/bind_variables.h"
+#include "query/describe_executor.h"
 #include "query/statement_id.h"
 
 namespace sibyl::query {
@@ -32,6 +33,7 @@ QueryProcessor::QueryProcessor(schema::SchemaStore& schemas,
                                const schema::VirtualTables& virtual_tables,
                                const schema::LocalNodeInfo& node, QueryProcessorOptions options)
     : schemas_(schemas),
+      node_(node),
       virtual_rows_(virtual_tables, node),
       cache_(options.prepared_cache_capacity) {}
 
@@ -115,6 +117,12 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
     }
     client.keyspace = use->keyspace;
     return SetKeyspaceResult{use->keyspace};
+  }
+  if (const auto* describe = std::get_if<DescribePlan>(&statement.plan)) {
+    std::optional<std::string_view> current_keyspace;
+    if (client.keyspace) current_keyspace = *client.keyspace;
+    const schema::DescribeContext context{schema, node_, current_keyspace};
+    return ExecuteDescribe(describe->request, context, params);
   }
   const auto& select = std::get<std::shared_ptr<const SelectStatement>>(statement.plan);
   return select->Execute(values, params, schema, virtual_rows_);

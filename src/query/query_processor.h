@@ -75,6 +75,7 @@ class QueryProcessor {
              ClientState& client, const schema::Schema& schema);
 
   schema::SchemaStore& schemas_;
+  const schema::LocalNodeInfo& node_;
   VirtualRowSource virtual_rows_;
   PreparedCache cache_;
 };
