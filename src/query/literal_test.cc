@@ -100,7 +100,7 @@ TEST(LiteralTest, Collections) {
             "null is not supported inside collections");
   EXPECT_EQ(
       ErrorOf(Collection(TK::kMap, {text("k"), Literal(TK::kInteger, "1")}), "map<text, text>"),
-      "Invalid INTEGER constant (1) for \"value(c)\" of type text");
+      "Invalid map literal for c: value 1 is not of type text");
   const Bytes one = types::EncodeInt(1);
   EXPECT_EQ(
       Convert(Collection(TK::kTuple, {Literal(TK::kInteger, "1"), text("x")}), "tuple<int, text>"),

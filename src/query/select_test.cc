@@ -203,7 +203,7 @@ TEST_F(SelectTest, LiteralsMustFitTheirColumn) {
   EXPECT_STREQ(Error("SELECT * FROM system_schema.functions WHERE keyspace_name = 'ks' AND "
                      "function_name = 'f' AND argument_types = [1]")
                    .what(),
-               "Invalid INTEGER constant (1) for \"value(argument_types)\" of type text");
+               "Invalid list literal for argument_types: value 1 is not of type text");
   EXPECT_STREQ(Error("SELECT * FROM system_schema.keyspaces WHERE keyspace_name = ['a']").what(),
                "Invalid list literal for keyspace_name of type text");
   EXPECT_STREQ(Error("SELECT * FROM system.local WHERE key = null").what(),
