@@ -1,11 +1,11 @@
 #include "types/cql_type.h"
-#include "common/hex.h"
 
 #include <array>
 #include <cassert>
 #include <stdexcept>
 #include <utility>
 
+#include "common/hex.h"
 #include "types/cql_identifier.h"
 
 namespace sibyl::types {

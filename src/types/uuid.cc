@@ -1,5 +1,4 @@
 #include "types/uuid.h"
-#include "common/hex.h"
 
 #include <openssl/evp.h>
 #include <openssl/rand.h>
@@ -7,6 +6,8 @@
 #include <cassert>
 #include <cstring>
 #include <stdexcept>
+
+#include "common/hex.h"
 
 namespace sibyl::types {
 namespace {

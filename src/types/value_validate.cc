@@ -28,7 +28,6 @@ void CheckExactWidth(BytesView v, size_t width, const char* expectation) {
   if (v.size() != width) ThrowInvalid(std::string(expectation) + " (" + Size(v) + ")");
 }
 
-
 void ValidateAscii(BytesView v) {
   for (char c : v) {
     // Java bytes are signed: the message shows e.g. -61 for 0xC3.
