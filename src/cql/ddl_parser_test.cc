@@ -8,29 +8,15 @@
 
 #include "common/error.h"
 #include "cql/parser.h"
+#include "cql/parser_test_util.h"
 
 namespace sibyl::cql {
 namespace {
 
 using VK = OptionValue::Kind;
 
-template <typename T>
-T Parse(std::string_view query) {
-  ParsedStatement parsed = ParseStatement(query);
-  const auto* statement = std::get_if<T>(&parsed.statement);
-  EXPECT_NE(statement, nullptr) << query;
-  return statement ? *statement : T{};
-}
-
-// The error for `query` as "<kind>: <message>", or "parsed".
-std::string ErrorOf(std::string_view query) {
-  try {
-    static_cast<void>(ParseStatement(query));
-  } catch (const CqlError& e) {
-    return (e.code() == ErrorCode::kSyntaxError ? "syntax: " : "invalid: ") + std::string(e.what());
-  }
-  return "parsed";
-}
+using testing::ErrorOf;
+using testing::Parse;
 
 using Entries = std::vector<std::pair<std::string, std::string>>;
 

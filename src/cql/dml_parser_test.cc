@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "cql/parser.h"
+#include "cql/parser_test_util.h"
 
 namespace sibyl::cql {
 namespace {
@@ -14,23 +15,8 @@ namespace {
 using TK = Term::Kind;
 using OpKind = UpdateOperation::Kind;
 
-template <typename T>
-T Parse(std::string_view query) {
-  ParsedStatement parsed = ParseStatement(query);
-  const auto* statement = std::get_if<T>(&parsed.statement);
-  EXPECT_NE(statement, nullptr) << query;
-  return statement ? *statement : T{};
-}
-
-// The error for `query` as "<code>: <message>", or "parsed".
-std::string ErrorOf(std::string_view query) {
-  try {
-    static_cast<void>(ParseStatement(query));
-  } catch (const CqlError& e) {
-    return (e.code() == ErrorCode::kSyntaxError ? "syntax: " : "invalid: ") + std::string(e.what());
-  }
-  return "parsed";
-}
+using testing::ErrorOf;
+using testing::Parse;
 
 TEST(DmlParserTest, Insert) {
   auto insert = Parse<InsertStatement>(
