@@ -28,6 +28,9 @@ PreparedStatementPtr PrepareStatement(const cql::ParsedStatement& parsed, std::s
     prepared->plan = DescribePlan{ToDescribeRequest(*describe)};
     // The columns depend on the DESCRIBE form and are sent with each result.
     prepared->result_columns = std::make_shared<const std::vector<protocol::ColumnSpec>>();
+  } else if (SchemaAlterationPtr ddl = PrepareSchemaAlteration(parsed.statement, keyspace)) {
+    prepared->plan = std::move(ddl);
+    prepared->result_columns = std::make_shared<const std::vector<protocol::ColumnSpec>>();
   } else {
     ThrowInvalid(std::string(cql::StatementKindName(parsed.statement)) +
                  " statements are not supported by Sibyl yet");

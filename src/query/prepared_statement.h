@@ -12,6 +12,7 @@
 #include "common/bytes.h"
 #include "cql/ast.h"
 #include "protocol/response.h"
+#include "query/schema_alteration.h"
 #include "query/select_statement.h"
 #include "schema/describe.h"
 #include "schema/schema.h"
@@ -41,12 +42,14 @@ struct PreparedStatement {
   std::shared_ptr<const std::vector<protocol::ColumnSpec>> result_columns;
   Bytes result_metadata_id;      // protocol v5
   bool fully_qualified = false;  // names its keyspace itself
-  std::variant<std::shared_ptr<const SelectStatement>, UseKeyspace, DescribePlan> plan;
+  std::variant<std::shared_ptr<const SelectStatement>, UseKeyspace, DescribePlan,
+               SchemaAlterationPtr>
+      plan;
 };
 using PreparedStatementPtr = std::shared_ptr<const PreparedStatement>;
 
 // Prepares a parsed statement. Throws CqlError(kInvalid) for statements
-// Sibyl cannot run yet ("CREATE TABLE statements are not supported by Sibyl
+// Sibyl cannot run yet ("CREATE INDEX statements are not supported by Sibyl
 // yet") and for anything Cassandra refuses at prepare time.
 [[nodiscard]] PreparedStatementPtr PrepareStatement(const cql::ParsedStatement& parsed,
                                                     std::string_view query,

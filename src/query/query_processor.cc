@@ -1,5 +1,6 @@
 #include "query/query_processor.h"
 
+#include <chrono>
 #include <string>
 
 #include "common/error.h"
@@ -7,6 +8,7 @@
 #include "query/bind_variables.h"
 #include "query/describe_executor.h"
 #include "query/statement_id.h"
+#include "schema/virtual_keyspaces.h"
 
 namespace sibyl::query {
 namespace {
@@ -29,10 +31,21 @@ std::optional<std::string_view> EffectiveKeyspace(std::optional<std::string_view
 
 }  // namespace
 
+QueryProcessor::QueryProcessor(schema::MetadataStore& metadata,
+                               const schema::VirtualTables& virtual_tables,
+                               const schema::LocalNodeInfo& node, QueryProcessorOptions options)
+    : metadata_(metadata),
+      schemas_(metadata.schemas()),
+      node_(node),
+      virtual_rows_(virtual_tables, node),
+      cache_(options.prepared_cache_capacity) {}
+
 QueryProcessor::QueryProcessor(schema::SchemaStore& schemas,
                                const schema::VirtualTables& virtual_tables,
                                const schema::LocalNodeInfo& node, QueryProcessorOptions options)
-    : schemas_(schemas),
+    : owned_metadata_(std::make_unique<schema::InMemoryMetadataStore>(schemas)),
+      metadata_(*owned_metadata_),
+      schemas_(schemas),
       node_(node),
       virtual_rows_(virtual_tables, node),
       cache_(options.prepared_cache_capacity) {}
@@ -121,8 +134,17 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
   if (const auto* describe = std::get_if<DescribePlan>(&statement.plan)) {
     std::optional<std::string_view> current_keyspace;
     if (client.keyspace) current_keyspace = *client.keyspace;
-    const schema::DescribeContext context{schema, node_, current_keyspace};
+    const schema::DescribeContext context{schema, node_, current_keyspace,
+                                          &schema::VirtualKeyspaces()};
     return ExecuteDescribe(describe->request, context, params);
+  }
+  if (const auto* ddl = std::get_if<SchemaAlterationPtr>(&statement.plan)) {
+    SchemaChangeContext context;
+    if (!node_.data_center.empty()) context.replication.datacenters = {node_.data_center};
+    context.now_micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+    return ExecuteSchemaAlteration(**ddl, metadata_, context);
   }
   const auto& select = std::get<std::shared_ptr<const SelectStatement>>(statement.plan);
   return select->Execute(values, params, schema, virtual_rows_);

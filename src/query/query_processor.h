@@ -17,6 +17,7 @@
 // snapshot current when it starts. A ClientState belongs to one connection
 // and is never shared.
 
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -29,6 +30,7 @@
 #include "query/result.h"
 #include "query/row_source.h"
 #include "schema/local_node_info.h"
+#include "schema/metadata_store.h"
 #include "schema/schema.h"
 #include "schema/virtual_tables.h"
 
@@ -41,7 +43,12 @@ struct QueryProcessorOptions {
 
 class QueryProcessor {
  public:
-  // All three must outlive the processor.
+  // All three must outlive the processor. DDL statements commit through
+  // `metadata`, which publishes to its SchemaStore, the one queries read.
+  QueryProcessor(schema::MetadataStore& metadata, const schema::VirtualTables& virtual_tables,
+                 const schema::LocalNodeInfo& node, QueryProcessorOptions options = {});
+  // As above with an in-memory metadata store over `schemas`: DDL changes
+  // are published but not persisted.
   QueryProcessor(schema::SchemaStore& schemas, const schema::VirtualTables& virtual_tables,
                  const schema::LocalNodeInfo& node, QueryProcessorOptions options = {});
 
@@ -74,6 +81,8 @@ class QueryProcessor {
   Result Run(const PreparedStatement& statement, const protocol::QueryParameters& params,
              ClientState& client, const schema::Schema& schema);
 
+  std::unique_ptr<schema::MetadataStore> owned_metadata_;  // set by the SchemaStore constructor
+  schema::MetadataStore& metadata_;
   schema::SchemaStore& schemas_;
   const schema::LocalNodeInfo& node_;
   VirtualRowSource virtual_rows_;

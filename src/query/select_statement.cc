@@ -217,11 +217,10 @@ RowsResult SelectStatement::Execute(const BoundValues& values,
   bool have_current = false;
   int32_t in_partition = 0;  // rows returned from `current`
   if (resume) {
-    schema::PartitionPosition last{cluster::Murmur3Token(resume->partition_key),
-                                   resume->partition_key};
+    schema::PartitionPosition last = schema::PartitionAt(table, resume->partition_key);
     for (; i < rows.size(); ++i) {
       const schema::PartitionPosition partition = schema::PartitionOf(table, rows[i]);
-      const int c = direction * partition.Compare(last);
+      const int c = direction * schema::ComparePartitions(table, partition, last);
       if (c > 0) break;
       if (c < 0 || resume->clustering.empty()) continue;
       if (direction * schema::CompareClustering(table, rows[i], resume->clustering) > 0) break;
@@ -238,7 +237,7 @@ RowsResult SelectStatement::Execute(const BoundValues& values,
   for (; i < rows.size(); ++i) {
     const schema::Row& row = rows[i];
     schema::PartitionPosition partition = schema::PartitionOf(table, row);
-    if (!have_current || partition.Compare(current) != 0) {
+    if (!have_current || schema::ComparePartitions(table, partition, current) != 0) {
       current = std::move(partition);
       have_current = true;
       in_partition = 0;

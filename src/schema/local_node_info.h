@@ -5,6 +5,8 @@
 // from the cluster layer.
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,10 @@ struct LocalNodeInfo {
   int32_t gossip_generation = 0;    // seconds since the epoch at start-up
   std::vector<std::string> tokens;  // decimal Murmur3 tokens
   std::vector<PeerInfo> peers;      // empty on a single node
+  // The node's effective configuration as system_views.settings shows it:
+  // cassandra.yaml key → value in Cassandra 4.1's text form ("16MiB",
+  // "10000ms", "periodic"); nullopt for a key left unset (the value reads null).
+  std::map<std::string, std::optional<std::string>> settings;
 };
 
 // Versions the node reports: release_version makes drivers and cqlsh treat it as Cassandra 4.1.

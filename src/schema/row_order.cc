@@ -10,6 +10,25 @@ namespace {
 
 BytesView ViewOf(const OptBytes& value) { return value ? BytesView(*value) : BytesView(); }
 
+int Sign(int c) { return c < 0 ? -1 : (c > 0 ? 1 : 0); }
+
+// The components of a composite routing key ([u16 length][bytes][0x00] each,
+// cluster::CompositeRoutingKey). A malformed key (never produced here) gives
+// empty components for what cannot be read.
+std::vector<BytesView> SplitCompositeKey(BytesView key, size_t count) {
+  std::vector<BytesView> components(count);
+  size_t at = 0;
+  for (size_t i = 0; i < count && at + 2 <= key.size(); ++i) {
+    const size_t length = (static_cast<size_t>(static_cast<uint8_t>(key[at])) << 8) |
+                          static_cast<uint8_t>(key[at + 1]);
+    at += 2;
+    if (at + length > key.size()) break;
+    components[i] = key.substr(at, length);
+    at += length + 1;  // the end-of-component byte
+  }
+  return components;
+}
+
 int CompareValues(const ColumnMetadata& column, BytesView a, BytesView b) {
   int c = types::Compare(*column.type, a, b);
   return column.order == ClusteringOrder::kDesc ? -c : c;
@@ -29,15 +48,34 @@ Bytes RoutingKey(const std::vector<BytesView>& components) {
   return cluster::CompositeRoutingKey(components);
 }
 
+PartitionPosition PartitionAt(const TableMetadata& table, Bytes routing_key) {
+  PartitionPosition position;
+  position.key = std::move(routing_key);
+  position.token = table.is_virtual ? cluster::kMinimumToken : cluster::Murmur3Token(position.key);
+  return position;
+}
+
 PartitionPosition PartitionOf(const TableMetadata& table, const Row& row) {
   std::vector<BytesView> components;
   const size_t key_size = table.partition_key_size();
   components.reserve(key_size);
   for (size_t i = 0; i < key_size; ++i) components.push_back(ViewOf(row[i]));
-  PartitionPosition position;
-  position.key = RoutingKey(components);
-  position.token = cluster::Murmur3Token(position.key);
-  return position;
+  return PartitionAt(table, RoutingKey(components));
+}
+
+int ComparePartitions(const TableMetadata& table, const PartitionPosition& a,
+                      const PartitionPosition& b) {
+  if (!table.is_virtual) return a.Compare(b);
+  const size_t key_size = table.partition_key_size();
+  if (key_size == 1) return Sign(types::Compare(*table.columns[0].type, a.key, b.key));
+  // LocalPartitioner over a CompositeType: component by component.
+  const std::vector<BytesView> left = SplitCompositeKey(a.key, key_size);
+  const std::vector<BytesView> right = SplitCompositeKey(b.key, key_size);
+  for (size_t i = 0; i < key_size; ++i) {
+    int c = types::Compare(*table.columns[i].type, left[i], right[i]);
+    if (c != 0) return Sign(c);
+  }
+  return 0;
 }
 
 int CompareClustering(const TableMetadata& table, const Row& a, const Row& b) {
@@ -67,7 +105,7 @@ void SortRows(const TableMetadata& table, std::vector<Row>& rows) {
   std::vector<size_t> order(rows.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    int c = partitions[a].Compare(partitions[b]);
+    int c = ComparePartitions(table, partitions[a], partitions[b]);
     if (c != 0) return c < 0;
     return CompareClustering(table, rows[a], rows[b]) < 0;
   });

@@ -3,6 +3,9 @@
 // of their partition key (ties, which only colliding keys produce, broken by
 // the key's bytes), rows within a partition by their clustering values in
 // the table's clustering order (a DESC column reverses its type's order).
+// Virtual tables (TableMetadata::is_virtual) use Cassandra's LocalPartitioner
+// instead: their partitions sort by the partition key's value in its type's
+// order (column by column for a composite key), and have no Murmur3 token.
 //
 // A row here is a full row in TableMetadata::columns layout (virtual_table.h).
 
@@ -18,12 +21,18 @@ using Row = std::vector<OptBytes>;
 
 // Where a partition sits on the ring.
 struct PartitionPosition {
+  // The key's Murmur3 token; kMinimumToken for every partition of a virtual table.
   cluster::Token token = cluster::kMinimumToken;
   Bytes key;  // the routing key: the serialized value, or the composite form for several columns
 
-  // <0, 0, >0 as *this sorts before, with, or after `other`.
+  // <0, 0, >0 as *this sorts before, with, or after `other` in a table
+  // ordered by token; ComparePartitions covers every table.
   int Compare(const PartitionPosition& other) const;
 };
+
+// <0, 0, >0 as partition `a` of `table` sorts before, with, or after `b`.
+int ComparePartitions(const TableMetadata& table, const PartitionPosition& a,
+                      const PartitionPosition& b);
 
 // The routing key of a partition key given as one serialized value per
 // partition key column (a null component is taken as empty).
@@ -31,6 +40,8 @@ Bytes RoutingKey(const std::vector<BytesView>& components);
 
 // REQUIRES: row.size() == table.columns.size().
 PartitionPosition PartitionOf(const TableMetadata& table, const Row& row);
+// The position of the partition of `table` whose routing key is `routing_key`.
+PartitionPosition PartitionAt(const TableMetadata& table, Bytes routing_key);
 
 // Compares the clustering values of two rows of `table` in clustering order.
 int CompareClustering(const TableMetadata& table, const Row& a, const Row& b);

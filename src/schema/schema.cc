@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "schema/virtual_keyspaces.h"
+
 namespace sibyl::schema {
 namespace {
 
@@ -71,6 +73,13 @@ void AppendTable(Bytes& out, const TableMetadata& table) {
     AppendField(out, index.kind);
     AppendMap(out, index.options);
   }
+  AppendBE32(out, static_cast<uint32_t>(table.dropped_columns.size()));
+  for (const auto& [name, dropped] : table.dropped_columns) {
+    AppendField(out, name);
+    AppendField(out, dropped.type->ToCql());
+    AppendNumber(out, static_cast<int64_t>(dropped.kind));
+    AppendNumber(out, dropped.dropped_time_micros);
+  }
 }
 
 types::Uuid ComputeVersion(const Schema::KeyspaceMap& keyspaces) {
@@ -101,7 +110,7 @@ Schema::Schema(KeyspaceMap keyspaces)
 
 const KeyspaceMetadata* Schema::FindKeyspace(std::string_view name) const {
   auto it = keyspaces_.find(name);
-  return it == keyspaces_.end() ? nullptr : it->second.get();
+  return it == keyspaces_.end() ? FindVirtualKeyspace(name) : it->second.get();
 }
 
 TablePtr Schema::FindTable(std::string_view keyspace, std::string_view table) const {

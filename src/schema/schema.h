@@ -22,8 +22,11 @@ class Schema {
 
   explicit Schema(KeyspaceMap keyspaces);
 
-  // By name, in name order.
+  // By name, in name order; never the virtual keyspaces.
   const KeyspaceMap& keyspaces() const { return keyspaces_; }
+  // These also find the virtual keyspaces (virtual_keyspaces.h) and their
+  // tables, as Cassandra's Schema.getKeyspaceMetadata does: a keyspace of
+  // keyspaces() comes first.
   const KeyspaceMetadata* FindKeyspace(std::string_view name) const;
   TablePtr FindTable(std::string_view keyspace, std::string_view table) const;
   // The schema version: a name-based (v3) UUID over a canonical digest of

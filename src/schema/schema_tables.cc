@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "schema/dropped_columns_table.h"
 #include "schema/system_keyspaces.h"
 #include "types/value_codec.h"
 
@@ -62,8 +63,6 @@ class TablesTable final : public SchemaTable {
             .Set("additional_write_policy", types::EncodeText(p.additional_write_policy))
             .Set("bloom_filter_fp_chance", types::EncodeDouble(p.bloom_filter_fp_chance))
             .Set("caching", EncodeTextMap(p.caching))
-            // Cassandra writes cdc only when cdc_enabled is set in cassandra.yaml.
-            .SetNull("cdc")
             .Set("comment", types::EncodeText(p.comment))
             .Set("compaction", EncodeTextMap(p.compaction))
             .Set("compression", EncodeTextMap(p.compression))
@@ -81,6 +80,12 @@ class TablesTable final : public SchemaTable {
             .Set("read_repair", types::EncodeText(p.read_repair))
             .Set("read_repair_chance", types::EncodeDouble(0.0))
             .Set("speculative_retry", types::EncodeText(p.speculative_retry));
+        // Cassandra leaves cdc unset unless it is enabled on the table.
+        if (p.cdc) {
+          row.Set("cdc", types::EncodeBoolean(true));
+        } else {
+          row.SetNull("cdc");
+        }
         if (p.memtable) {
           row.Set("memtable", types::EncodeText(*p.memtable));
         } else {
@@ -101,18 +106,7 @@ class ColumnsTable final : public SchemaTable {
                std::vector<Row>& rows) const override {
     for (const auto& [keyspace_name, keyspace] : context.schema.keyspaces()) {
       for (const auto& [table_name, described] : keyspace->tables) {
-        for (const ColumnMetadata& column : described->columns) {
-          RowWriter row(table);
-          row.Set("keyspace_name", types::EncodeText(keyspace_name))
-              .Set("table_name", types::EncodeText(table_name))
-              .Set("column_name", types::EncodeText(column.name))
-              .Set("clustering_order", types::EncodeText(ClusteringOrderName(column.order)))
-              .Set("column_name_bytes", Bytes(column.name))
-              .Set("kind", types::EncodeText(ColumnKindName(column.kind)))
-              .Set("position", types::EncodeInt(column.position))
-              .Set("type", types::EncodeText(column.type->ToCql()));
-          rows.push_back(row.Take());
-        }
+        AppendColumnRows(table, *described, rows);
       }
     }
   }
@@ -165,6 +159,22 @@ class TypesTable final : public SchemaTable {
 
 }  // namespace
 
+void AppendColumnRows(const TableMetadata& columns_table, const TableMetadata& described,
+                      std::vector<Row>& rows) {
+  for (const ColumnMetadata& column : described.columns) {
+    RowWriter row(columns_table);
+    row.Set("keyspace_name", types::EncodeText(described.keyspace))
+        .Set("table_name", types::EncodeText(described.name))
+        .Set("column_name", types::EncodeText(column.name))
+        .Set("clustering_order", types::EncodeText(ClusteringOrderName(column.order)))
+        .Set("column_name_bytes", Bytes(column.name))
+        .Set("kind", types::EncodeText(ColumnKindName(column.kind)))
+        .Set("position", types::EncodeInt(column.position))
+        .Set("type", types::EncodeText(column.type->ToCql()));
+    rows.push_back(row.Take());
+  }
+}
+
 std::vector<std::unique_ptr<VirtualTable>> MakeSchemaTables() {
   std::vector<std::unique_ptr<VirtualTable>> tables;
   tables.push_back(std::make_unique<KeyspacesTable>());
@@ -172,6 +182,7 @@ std::vector<std::unique_ptr<VirtualTable>> MakeSchemaTables() {
   tables.push_back(std::make_unique<ColumnsTable>());
   tables.push_back(std::make_unique<IndexesTable>());
   tables.push_back(std::make_unique<TypesTable>());
+  tables.push_back(MakeDroppedColumnsTable());
   return tables;
 }
 

@@ -4,9 +4,9 @@
 // column, index and user type — so the system keyspaces describe
 // themselves and user tables appear as soon as they are in the schema.
 //
-// Produced: keyspaces, tables, columns, indexes, types. dropped_columns,
-// triggers, views, functions and aggregates have nothing to list yet (Sibyl
-// has no such objects) and read as empty tables.
+// Produced: keyspaces, tables, columns, indexes, types and dropped_columns
+// (dropped_columns_table.h). triggers, views, functions and aggregates have
+// nothing to list yet (Sibyl has no such objects) and read as empty tables.
 
 #include <memory>
 #include <vector>
@@ -16,5 +16,11 @@
 namespace sibyl::schema {
 
 std::vector<std::unique_ptr<VirtualTable>> MakeSchemaTables();
+
+// Appends to `rows` one row of `columns_table` per column of `described`.
+// `columns_table` is system_schema.columns or system_virtual_schema.columns,
+// which share their definition.
+void AppendColumnRows(const TableMetadata& columns_table, const TableMetadata& described,
+                      std::vector<Row>& rows);
 
 }  // namespace sibyl::schema

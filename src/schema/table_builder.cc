@@ -66,6 +66,11 @@ TableBuilder& TableBuilder::Index(IndexMetadata index) {
   return *this;
 }
 
+TableBuilder& TableBuilder::Virtual() {
+  table_.is_virtual = true;
+  return *this;
+}
+
 TablePtr TableBuilder::Build() {
   assert(partition_key_count_ > 0);
   auto rank = [](const ColumnMetadata& c) {

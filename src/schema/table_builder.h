@@ -38,6 +38,8 @@ class TableBuilder {
   TableBuilder& SystemTableId();  // Id(SystemTableId(keyspace, name))
   TableBuilder& Comment(std::string comment);
   TableBuilder& Index(IndexMetadata index);
+  // Marks a table of a virtual keyspace (TableMetadata::is_virtual).
+  TableBuilder& Virtual();
   // The table's options, to adjust before Build().
   TableParams& params() { return table_.params; }
 

@@ -68,6 +68,17 @@ struct IndexMetadata {
   std::map<std::string, std::string> options;  // "target", and "class_name" for CUSTOM
 };
 
+// A column removed with ALTER TABLE DROP, as system_schema.dropped_columns
+// records it: data written before `dropped_time_micros` is ignored, and the
+// name can only come back with a compatible type and the same kind. The type
+// has user types expanded to tuples (types::ExpandUserTypes).
+struct DroppedColumn {
+  std::string name;
+  types::TypePtr type;
+  ColumnKind kind = ColumnKind::kRegular;  // kRegular or kStatic
+  int64_t dropped_time_micros = 0;
+};
+
 struct TableMetadata {
   std::string keyspace;
   std::string name;
@@ -79,6 +90,12 @@ struct TableMetadata {
   TableParams params;
   std::set<std::string> flags{"compound"};
   std::vector<IndexMetadata> indexes;
+  std::map<std::string, DroppedColumn, std::less<>> dropped_columns;  // by name
+  // A table of a virtual keyspace (Cassandra's TableMetadata.Kind.VIRTUAL):
+  // its rows are produced from live state, and its partitions are ordered as
+  // Cassandra's LocalPartitioner orders them — by the partition key's value,
+  // not by token (row_order.h).
+  bool is_virtual = false;
 
   const ColumnMetadata* FindColumn(std::string_view name) const;
   int ColumnIndex(std::string_view name) const;  // -1 if absent
@@ -93,6 +110,9 @@ using TablePtr = std::shared_ptr<const TableMetadata>;
 
 struct KeyspaceMetadata {
   std::string name;
+  // system_views and system_virtual_schema (virtual_keyspaces.h): never in a
+  // Schema's keyspaces() nor in system_schema, only in system_virtual_schema.
+  bool is_virtual = false;
   bool durable_writes = true;
   std::map<std::string, std::string> replication;       // "class" → full Java class name, options
   std::map<std::string, TablePtr, std::less<>> tables;  // by name

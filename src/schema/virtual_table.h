@@ -1,6 +1,7 @@
 #pragma once
 // Tables whose rows are produced from live node state instead of storage:
-// system.local, system.peers, system.peers_v2 and the system_schema tables.
+// system.local, system.peers, system.peers_v2, the system_schema tables and
+// the tables of the virtual keyspaces (system_views, system_virtual_schema).
 // They are read through the same SELECT machinery as stored tables: the
 // table's definition comes from the schema snapshot, the rows from here.
 

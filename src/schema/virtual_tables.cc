@@ -4,6 +4,8 @@
 
 #include "schema/node_tables.h"
 #include "schema/schema_tables.h"
+#include "schema/settings_table.h"
+#include "schema/virtual_schema_tables.h"
 
 namespace sibyl::schema {
 
@@ -13,6 +15,8 @@ VirtualTables VirtualTables::SystemTables() {
   registry.Add(MakePeersTable());
   registry.Add(MakePeersV2Table());
   for (auto& table : MakeSchemaTables()) registry.Add(std::move(table));
+  for (auto& table : MakeVirtualSchemaTables()) registry.Add(std::move(table));
+  registry.Add(MakeSettingsTable());
   return registry;
 }
 

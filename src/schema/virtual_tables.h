@@ -23,7 +23,8 @@ class VirtualTables {
   VirtualTables(VirtualTables&&) = default;
   VirtualTables& operator=(VirtualTables&&) = default;
 
-  // system.local, system.peers, system.peers_v2 and the system_schema tables.
+  // system.local, system.peers, system.peers_v2, the system_schema tables,
+  // and the tables of the virtual keyspaces (virtual_keyspaces.h).
   static VirtualTables SystemTables();
 
   // REQUIRES: no table registered under the same name; not yet shared between threads.

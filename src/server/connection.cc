@@ -29,7 +29,8 @@ Connection::Connection(asio::ip::tcp::socket socket, ServerContext& context,
     : socket_(std::move(socket)),
       context_(context),
       open_connections_(open_connections),
-      codec_(protocol::CodecOptions{context.config.native_transport_max_frame_size}),
+      codec_(protocol::CodecOptions{
+          .max_frame_size = context.config.native_transport_max_frame_size, .connection_id = {}}),
       dispatcher_(context),
       writer_wakeup_(socket_.get_executor()),
       output_drained_(socket_.get_executor()) {

@@ -5,10 +5,16 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "cluster/node_identity.h"
 #include "query/query_processor.h"
+#include "schema/local_metadata_store.h"
 #include "schema/system_keyspaces.h"
 #include "schema/virtual_tables.h"
 #include "server/cql_server.h"
@@ -26,6 +32,82 @@ void SetUpLogging() {
   logger->set_pattern("%^%-5l%$ [%t] %Y-%m-%d %H:%M:%S,%e %v");
   logger->flush_on(spdlog::level::info);
   spdlog::set_default_logger(logger);
+}
+
+// A size as Cassandra 4.1 writes a DataStorageSpec: the number and the
+// largest unit that divides it exactly ("16MiB").
+std::string DataStorageText(uint64_t bytes) {
+  static constexpr std::pair<uint64_t, const char*> kUnits[] = {
+      {1ull << 30, "GiB"}, {1ull << 20, "MiB"}, {1ull << 10, "KiB"}};
+  for (const auto& [size, symbol] : kUnits) {
+    if (bytes != 0 && bytes % size == 0) return std::to_string(bytes / size) + symbol;
+  }
+  return std::to_string(bytes) + "B";
+}
+
+std::string MillisText(std::chrono::milliseconds duration) {
+  return std::to_string(duration.count()) + "ms";
+}
+
+const char* CommitlogSyncName(CommitlogSync sync) {
+  switch (sync) {
+    case CommitlogSync::kPeriodic:
+      return "periodic";
+    case CommitlogSync::kBatch:
+      return "batch";
+    case CommitlogSync::kGroup:
+      return "group";
+  }
+  return "periodic";
+}
+
+// The configuration as system_views.settings lists it: the cassandra.yaml
+// keys Sibyl has, in Cassandra 4.1's text forms, plus the 4.1 spellings those
+// keys replaced (with values in their old units, as 4.1's SettingsTable shows
+// them), plus Sibyl's own keys. An address left unset reads null, as in
+// Cassandra's configuration; the commit log directory reads as the one used.
+std::map<std::string, std::optional<std::string>> MakeSettings(const Config& config) {
+  auto optional_text = [](const std::string& value) -> std::optional<std::string> {
+    if (value.empty()) return std::nullopt;
+    return value;
+  };
+  std::string directories = "[";
+  for (const auto& directory : config.data_file_directories) {
+    if (directories.size() > 1) directories += ", ";
+    directories += directory.string();
+  }
+  directories += "]";
+  const std::filesystem::path commitlog_directory = config.commitlog_directory.empty()
+                                                        ? config.data_dir() / "commitlog"
+                                                        : config.commitlog_directory;
+  return {
+      {"broadcast_address", optional_text(config.broadcast_address)},
+      {"broadcast_rpc_address", optional_text(config.broadcast_rpc_address)},
+      {"cluster_name", config.cluster_name},
+      {"commitlog_directory", commitlog_directory.string()},
+      {"commitlog_sync", CommitlogSyncName(config.commitlog_sync)},
+      {"commitlog_sync_group_window", MillisText(config.commitlog_sync_group_window)},
+      {"commitlog_sync_group_window_in_ms",
+       std::to_string(config.commitlog_sync_group_window.count()) + ".0"},
+      {"commitlog_sync_period", MillisText(config.commitlog_sync_period)},
+      {"commitlog_sync_period_in_ms", std::to_string(config.commitlog_sync_period.count())},
+      {"data_file_directories", directories},
+      {"datacenter", config.datacenter},
+      {"endpoint_snitch", config.endpoint_snitch},
+      {"listen_address", optional_text(config.listen_address)},
+      {"native_transport_max_concurrent_connections",
+       std::to_string(config.native_transport_max_concurrent_connections)},
+      {"native_transport_max_frame_size", DataStorageText(config.native_transport_max_frame_size)},
+      {"native_transport_max_frame_size_in_mb",
+       std::to_string(config.native_transport_max_frame_size >> 20)},
+      {"native_transport_port", std::to_string(config.native_transport_port)},
+      {"num_tokens", std::to_string(config.num_tokens)},
+      {"partitioner", config.partitioner},
+      {"rack", config.rack},
+      {"reactor_threads", std::to_string(config.reactor_threads)},
+      {"rpc_address", optional_text(config.rpc_address)},
+      {"storage_port", std::to_string(config.storage_port)},
+  };
 }
 
 schema::LocalNodeInfo MakeLocalNodeInfo(const Config& config,
@@ -48,6 +130,7 @@ schema::LocalNodeInfo MakeLocalNodeInfo(const Config& config,
                                std::chrono::system_clock::now().time_since_epoch())
                                .count());
   for (auto token : identity.tokens) info.tokens.push_back(std::to_string(token));
+  info.settings = MakeSettings(config);
   return info;
 }
 
@@ -81,17 +164,20 @@ int RunNode(const StartOptions& options) {
     if (!identity_warning.empty()) spdlog::warn("{}", identity_warning);
 
     schema::LocalNodeInfo node_info = MakeLocalNodeInfo(config, identity);
-    schema::SchemaStore schema_store(schema::MakeInitialSchema());
+    // The schema the node keeps in its data directory (docs/dev/schema-store.md).
+    const auto metadata = schema::LocalMetadataStore::Open(data_dir.path() / "schema");
+    schema::SchemaStore& schema_store = metadata->schemas();
     schema::VirtualTables virtual_tables = schema::VirtualTables::SystemTables();
-    query::QueryProcessor processor(schema_store, virtual_tables, node_info);
+    query::QueryProcessor processor(*metadata, virtual_tables, node_info);
     EventBus events;
     ServerContext context{config, processor, events};
 
     CqlServer server(config, context);
     server.Listen();
     server.Start();
-    spdlog::info("Node {} owns {} tokens; schema version {}", node_info.host_id.ToString(),
-                 node_info.tokens.size(), schema_store.snapshot()->version().ToString());
+    spdlog::info("Node {} owns {} tokens; schema version {} (epoch {})",
+                 node_info.host_id.ToString(), node_info.tokens.size(),
+                 schema_store.snapshot()->version().ToString(), metadata->epoch());
     spdlog::info("Starting listening for CQL clients on {}:{} (unencrypted)...",
                  server.bound_address(), server.bound_port());
 

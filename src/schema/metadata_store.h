@@ -1,0 +1,79 @@
+#pragma once
+// Where schema changes go. Every DDL statement commits a transformation of
+// the current schema through a MetadataStore; the store numbers each change
+// with an epoch, makes it durable, and only then publishes the new snapshot
+// to its SchemaStore, from which every request reads. Today the store is the
+// node's own (LocalMetadataStore, local_metadata_store.h); a cluster will
+// put an epoch-numbered log shared by all nodes behind this same interface,
+// so nothing outside it may assume a change happened locally.
+//
+//   MetadataStore::CommitResult r = store.Commit([&](const Schema& current) {
+//     Schema::KeyspaceMap next = current.keyspaces();
+//     ... change next, or throw CqlError ...
+//     return std::optional(std::move(next));   // std::nullopt: nothing to do
+//   });
+//   if (r.changed) ... r.after is published, r.epoch is its number ...
+//
+// Thread-safety: Commit() may be called from any thread; commits are
+// serialized, and each transformation sees the schema every earlier commit
+// left. Readers never block on a commit.
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+
+#include "schema/schema.h"
+
+namespace sibyl::schema {
+
+class MetadataStore {
+ public:
+  // The new keyspaces (system and user), or nullopt when there is nothing to
+  // change. May throw (CqlError): nothing is committed then.
+  using Transformation = std::function<std::optional<Schema::KeyspaceMap>(const Schema& current)>;
+
+  struct CommitResult {
+    SchemaPtr before;
+    SchemaPtr after;       // == before when nothing changed
+    bool changed = false;  // false for a no-op and for a change that leaves the contents equal
+    uint64_t epoch = 0;    // the epoch of `after`
+  };
+
+  virtual ~MetadataStore() = default;
+  MetadataStore(const MetadataStore&) = delete;
+  MetadataStore& operator=(const MetadataStore&) = delete;
+
+  SchemaStore& schemas() { return *schemas_; }
+  uint64_t epoch() const;
+
+  // Applies `transformation` to the current schema. A result whose contents
+  // differ (a new Schema::version()) is persisted as the next epoch and then
+  // published. Throws what the transformation throws, and
+  // CqlError(kServerError) when the change cannot be made durable.
+  [[nodiscard]] CommitResult Commit(const Transformation& transformation);
+
+ protected:
+  // REQUIRES: `schemas` outlives the store.
+  MetadataStore(SchemaStore& schemas, uint64_t epoch) : schemas_(&schemas), epoch_(epoch) {}
+  // Makes `schema` durable as `epoch` before it is published. Called with
+  // the commit lock held.
+  virtual void Persist(const Schema& schema, uint64_t epoch) = 0;
+
+ private:
+  SchemaStore* schemas_;
+  mutable std::mutex mutex_;
+  uint64_t epoch_;  // GUARDED_BY(mutex_)
+};
+
+// A store that keeps changes in memory only (tests, tools): they are lost
+// when the process ends.
+class InMemoryMetadataStore final : public MetadataStore {
+ public:
+  explicit InMemoryMetadataStore(SchemaStore& schemas) : MetadataStore(schemas, 0) {}
+
+ protected:
+  void Persist(const Schema&, uint64_t) override {}
+};
+
+}  // namespace sibyl::schema

@@ -1,0 +1,87 @@
+#include "schema/virtual_keyspaces.h"
+
+#include <cctype>
+#include <memory>
+#include <string>
+
+#include "schema/table_builder.h"
+
+namespace sibyl::schema {
+namespace {
+
+// Cassandra builds virtual tables without an explicit id; 4.1 then derives a
+// deterministic one from the names (TableId.unsafeDeterministic), the same
+// derivation as SystemTableId.
+TableBuilder VirtualTableBuilder(std::string_view keyspace, const char* name, const char* comment) {
+  TableBuilder builder{std::string(keyspace), name};
+  builder.SystemTableId().Comment(comment).Virtual();
+  return builder;
+}
+
+KeyspacePtr MakeVirtualSchemaKeyspace() {
+  auto keyspace = std::make_shared<KeyspaceMetadata>();
+  keyspace->name = std::string(kVirtualSchemaKeyspace);
+  keyspace->is_virtual = true;
+  for (TablePtr table : {
+           VirtualTableBuilder(kVirtualSchemaKeyspace, "keyspaces", "virtual keyspace definitions")
+               .PartitionKey("keyspace_name", "text")
+               .Build(),
+           VirtualTableBuilder(kVirtualSchemaKeyspace, "tables", "virtual table definitions")
+               .PartitionKey("keyspace_name", "text")
+               .Clustering("table_name", "text")
+               .Column("comment", "text")
+               .Build(),
+           VirtualTableBuilder(kVirtualSchemaKeyspace, "columns", "virtual column definitions")
+               .PartitionKey("keyspace_name", "text")
+               .Clustering("table_name", "text")
+               .Clustering("column_name", "text")
+               .Column("clustering_order", "text")
+               .Column("column_name_bytes", "blob")
+               .Column("kind", "text")
+               .Column("position", "int")
+               .Column("type", "text")
+               .Build(),
+       }) {
+    keyspace->tables.emplace(table->name, table);
+  }
+  return keyspace;
+}
+
+KeyspacePtr MakeViewsKeyspace() {
+  auto keyspace = std::make_shared<KeyspaceMetadata>();
+  keyspace->name = std::string(kViewsKeyspace);
+  keyspace->is_virtual = true;
+  TablePtr settings = VirtualTableBuilder(kViewsKeyspace, "settings", "current settings")
+                          .PartitionKey("name", "text")
+                          .Column("value", "text")
+                          .Build();
+  keyspace->tables.emplace(settings->name, settings);
+  return keyspace;
+}
+
+}  // namespace
+
+const Schema::KeyspaceMap& VirtualKeyspaces() {
+  static const Schema::KeyspaceMap keyspaces = [] {
+    Schema::KeyspaceMap map;
+    for (KeyspacePtr keyspace : {MakeVirtualSchemaKeyspace(), MakeViewsKeyspace()}) {
+      map.emplace(keyspace->name, keyspace);
+    }
+    return map;
+  }();
+  return keyspaces;
+}
+
+const KeyspaceMetadata* FindVirtualKeyspace(std::string_view name) {
+  const Schema::KeyspaceMap& keyspaces = VirtualKeyspaces();
+  auto it = keyspaces.find(name);
+  return it == keyspaces.end() ? nullptr : it->second.get();
+}
+
+bool IsVirtualKeyspace(std::string_view name) {
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower == kViewsKeyspace || lower == kVirtualSchemaKeyspace;
+}
+
+}  // namespace sibyl::schema

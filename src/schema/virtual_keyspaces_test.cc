@@ -1,0 +1,183 @@
+#include "schema/virtual_keyspaces.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "schema/system_keyspaces.h"
+#include "schema/table_builder.h"
+#include "schema/virtual_tables.h"
+#include "types/value_codec.h"
+
+namespace sibyl::schema {
+namespace {
+
+class VirtualKeyspacesTest : public ::testing::Test {
+ protected:
+  VirtualKeyspacesTest() : schema_(MakeInitialSchema()), tables_(VirtualTables::SystemTables()) {}
+
+  std::vector<Row> Read(std::string_view keyspace, std::string_view table) {
+    const VirtualTable* producer = tables_.Find(keyspace, table);
+    EXPECT_NE(producer, nullptr) << keyspace << "." << table;
+    if (producer == nullptr) return {};
+    return producer->Rows(*schema_->FindTable(keyspace, table), {*schema_, node_});
+  }
+
+  // Column `column` of every row of keyspace.table, "<null>" for null.
+  std::vector<std::string> Column(std::string_view keyspace, std::string_view table,
+                                  std::string_view column) {
+    const int index = schema_->FindTable(keyspace, table)->ColumnIndex(column);
+    EXPECT_GE(index, 0) << column;
+    std::vector<std::string> values;
+    for (const Row& row : Read(keyspace, table)) {
+      values.push_back(row.at(static_cast<size_t>(index)).value_or("<null>"));
+    }
+    return values;
+  }
+
+  SchemaPtr schema_;
+  VirtualTables tables_;
+  LocalNodeInfo node_;
+};
+
+TEST_F(VirtualKeyspacesTest, DefinitionsAreCassandras) {
+  const KeyspaceMetadata* views = FindVirtualKeyspace("system_views");
+  const KeyspaceMetadata* virtual_schema = FindVirtualKeyspace("system_virtual_schema");
+  ASSERT_NE(views, nullptr);
+  ASSERT_NE(virtual_schema, nullptr);
+  EXPECT_EQ(FindVirtualKeyspace("system"), nullptr);
+  EXPECT_TRUE(views->is_virtual);
+  EXPECT_TRUE(virtual_schema->is_virtual);
+  EXPECT_TRUE(IsVirtualKeyspace("system_views"));
+  EXPECT_TRUE(IsVirtualKeyspace("System_Virtual_Schema"));
+  EXPECT_EQ(FindVirtualKeyspace("System_Views"), nullptr);  // names themselves are exact
+  EXPECT_FALSE(IsVirtualKeyspace("system_schema"));
+
+  const TableMetadata& columns = *virtual_schema->tables.at("columns");
+  EXPECT_TRUE(columns.is_virtual);
+  EXPECT_EQ(columns.params.comment, "virtual column definitions");
+  EXPECT_EQ(columns.id, SystemTableId("system_virtual_schema", "columns"));
+  std::vector<std::string> names;
+  for (const ColumnMetadata& column : columns.columns) {
+    names.push_back(column.name + " " + column.type->ToCql() + " " + ColumnKindName(column.kind));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "keyspace_name text partition_key", "table_name text clustering",
+                       "column_name text clustering", "clustering_order text regular",
+                       "column_name_bytes blob regular", "kind text regular",
+                       "position int regular", "type text regular"}));
+
+  const TableMetadata& settings = *views->tables.at("settings");
+  EXPECT_EQ(settings.params.comment, "current settings");
+  ASSERT_EQ(settings.columns.size(), 2u);
+  EXPECT_EQ(settings.columns[0].name, "name");
+  EXPECT_EQ(settings.columns[0].kind, ColumnKind::kPartitionKey);
+  EXPECT_EQ(settings.columns[1].name, "value");
+}
+
+TEST_F(VirtualKeyspacesTest, SchemaFindsThemButNeverListsThem) {
+  EXPECT_NE(schema_->FindKeyspace("system_views"), nullptr);
+  EXPECT_NE(schema_->FindTable("system_virtual_schema", "tables"), nullptr);
+  EXPECT_EQ(schema_->FindTable("system_virtual_schema", "nosuch"), nullptr);
+  EXPECT_EQ(schema_->keyspaces().count("system_views"), 0u);
+  EXPECT_EQ(schema_->keyspaces().count("system_virtual_schema"), 0u);
+
+  for (const std::string& name : Column("system_schema", "keyspaces", "keyspace_name")) {
+    EXPECT_FALSE(IsVirtualKeyspace(name)) << name;
+  }
+  for (const std::string& name : Column("system_schema", "columns", "keyspace_name")) {
+    EXPECT_FALSE(IsVirtualKeyspace(name)) << name;
+  }
+}
+
+TEST_F(VirtualKeyspacesTest, KeyspacesListsTheVirtualKeyspacesByName) {
+  // LocalPartitioner order: by the key's UTF-8 bytes, not by token.
+  EXPECT_EQ(Column("system_virtual_schema", "keyspaces", "keyspace_name"),
+            (std::vector<std::string>{"system_views", "system_virtual_schema"}));
+}
+
+TEST_F(VirtualKeyspacesTest, TablesListsEveryVirtualTableWithItsComment) {
+  EXPECT_EQ(Column("system_virtual_schema", "tables", "table_name"),
+            (std::vector<std::string>{"settings", "columns", "keyspaces", "tables"}));
+  EXPECT_EQ(Column("system_virtual_schema", "tables", "keyspace_name"),
+            (std::vector<std::string>{"system_views", "system_virtual_schema",
+                                      "system_virtual_schema", "system_virtual_schema"}));
+  EXPECT_EQ(
+      Column("system_virtual_schema", "tables", "comment"),
+      (std::vector<std::string>{"current settings", "virtual column definitions",
+                                "virtual keyspace definitions", "virtual table definitions"}));
+}
+
+TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
+  const TableMetadata& table = *schema_->FindTable("system_virtual_schema", "columns");
+  std::vector<std::string> described;
+  for (const Row& row : Read("system_virtual_schema", "columns")) {
+    auto text = [&](const char* column) {
+      return row.at(static_cast<size_t>(table.ColumnIndex(column))).value_or("<null>");
+    };
+    const OptBytes& position = row.at(static_cast<size_t>(table.ColumnIndex("position")));
+    ASSERT_TRUE(position.has_value());
+    EXPECT_EQ(text("column_name_bytes"), text("column_name"));
+    described.push_back(text("keyspace_name") + "." + text("table_name") + "." +
+                        text("column_name") + " " + text("kind") + " " +
+                        std::to_string(types::DecodeInt(*position)) + " " +
+                        text("clustering_order") + " " + text("type"));
+  }
+  EXPECT_EQ(described, (std::vector<std::string>{
+                           "system_views.settings.name partition_key 0 none text",
+                           "system_views.settings.value regular -1 none text",
+                           "system_virtual_schema.columns.clustering_order regular -1 none text",
+                           "system_virtual_schema.columns.column_name clustering 1 asc text",
+                           "system_virtual_schema.columns.column_name_bytes regular -1 none blob",
+                           "system_virtual_schema.columns.keyspace_name partition_key 0 none text",
+                           "system_virtual_schema.columns.kind regular -1 none text",
+                           "system_virtual_schema.columns.position regular -1 none int",
+                           "system_virtual_schema.columns.table_name clustering 0 asc text",
+                           "system_virtual_schema.columns.type regular -1 none text",
+                           "system_virtual_schema.keyspaces.keyspace_name partition_key 0 none "
+                           "text",
+                           "system_virtual_schema.tables.comment regular -1 none text",
+                           "system_virtual_schema.tables.keyspace_name partition_key 0 none text",
+                           "system_virtual_schema.tables.table_name clustering 0 asc text",
+                       }));
+}
+
+TEST_F(VirtualKeyspacesTest, SettingsListsTheNodesSettingsByName) {
+  EXPECT_TRUE(Read("system_views", "settings").empty());
+  node_.settings = {{"num_tokens", "16"}, {"cluster_name", "Test Cluster"}, {"rpc_address", {}}};
+  EXPECT_EQ(Column("system_views", "settings", "name"),
+            (std::vector<std::string>{"cluster_name", "num_tokens", "rpc_address"}));
+  EXPECT_EQ(Column("system_views", "settings", "value"),
+            (std::vector<std::string>{"Test Cluster", "16", "<null>"}));
+}
+
+TEST(VirtualRowOrderTest, PartitionsSortByKeyValueNotToken) {
+  TablePtr table =
+      TableBuilder("ks", "t").PartitionKey("k", "int").Clustering("c", "text").Virtual().Build();
+  auto row = [](int k, const char* c) { return Row{types::EncodeInt(k), types::EncodeText(c)}; };
+  std::vector<Row> rows{row(300, "b"), row(-1, "a"), row(5, "z"), row(300, "a"), row(2, "x")};
+  SortRows(*table, rows);
+  EXPECT_EQ(rows, (std::vector<Row>{row(-1, "a"), row(2, "x"), row(5, "z"), row(300, "a"),
+                                    row(300, "b")}));
+  // Positions rebuilt from a routing key (as paging does) compare the same way.
+  EXPECT_LT(ComparePartitions(*table, PartitionAt(*table, types::EncodeInt(-1)),
+                              PartitionOf(*table, rows[1])),
+            0);
+  EXPECT_EQ(ComparePartitions(*table, PartitionAt(*table, types::EncodeInt(300)),
+                              PartitionOf(*table, rows[4])),
+            0);
+}
+
+TEST(VirtualRowOrderTest, CompositeKeysSortComponentByComponent) {
+  TablePtr table =
+      TableBuilder("ks", "t").PartitionKey("a", "text").PartitionKey("b", "int").Virtual().Build();
+  auto row = [](const char* a, int b) { return Row{types::EncodeText(a), types::EncodeInt(b)}; };
+  // The routing keys' bytes would put "b" (shorter length prefix) before "aa".
+  std::vector<Row> rows{row("b", 1), row("aa", 7), row("aa", -3), row("a", 9)};
+  SortRows(*table, rows);
+  EXPECT_EQ(rows, (std::vector<Row>{row("a", 9), row("aa", -3), row("aa", 7), row("b", 1)}));
+}
+
+}  // namespace
+}  // namespace sibyl::schema
