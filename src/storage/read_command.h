@@ -1,0 +1,89 @@
+#pragma once
+// ReadCommand: what the query layer asks the engine for, and the reconciled
+// partitions it gets back (design.md, "The contracts between layers").
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/bytes.h"
+#include "storage/cell.h"
+#include "storage/mutation.h"
+#include "types/uuid.h"
+
+namespace sibyl::storage {
+
+// Rows between two bounds, in the table's clustering order.
+struct ClusteringSlice {
+  ClusteringBound start;  // empty prefix: from the first row
+  ClusteringBound end;    // empty prefix: to the last row
+};
+
+// Partitions whose token t satisfies start < t <= end, as Cassandra's
+// token ranges are; kMinimumToken as start means from the beginning of the
+// ring, and as end means to its end.
+struct TokenRange {
+  int64_t start = std::numeric_limits<int64_t>::min();
+  int64_t end = std::numeric_limits<int64_t>::min();
+};
+
+// Where a paged read resumes: after this partition, or after this row of it.
+struct ReadPosition {
+  PartitionKey partition;
+  std::optional<Clustering> last_row;  // nullopt: the whole partition was returned
+  bool last_was_static = false;        // only the static row was returned
+};
+
+struct ReadCommand {
+  types::Uuid table_id;
+  // Either named partitions (in any order; answered in token order) ...
+  std::vector<PartitionKey> partitions;
+  // ... or, when `partitions` is empty, every partition in this range.
+  TokenRange range;
+  // Rows wanted in each partition; empty: all rows. Sorted, non-overlapping.
+  std::vector<ClusteringSlice> slices;
+  bool reversed = false;  // rows in reverse clustering order
+  // Regular and static columns wanted; nullopt: all. Key columns always come.
+  std::optional<std::vector<std::string>> columns;
+  int32_t row_limit = std::numeric_limits<int32_t>::max();
+  int32_t per_partition_limit = std::numeric_limits<int32_t>::max();
+  int32_t partition_limit = std::numeric_limits<int32_t>::max();
+  std::optional<ReadPosition> resume_after;
+  int32_t now_seconds = 0;  // decides what has expired
+};
+
+// A live cell as a read returns it.
+struct ReadCell {
+  std::string column;
+  std::optional<Bytes> path;  // element of a multi-cell column
+  Bytes value;                // counters: the 8-byte total
+  int64_t timestamp = kNoTimestamp;
+  int32_t ttl = 0;
+  int32_t local_expiration_time = kNoDeletionTime;
+};
+
+struct ReadRow {
+  Clustering clustering;  // empty for the static row
+  LivenessInfo marker;    // empty unless INSERT wrote the row and it is live
+  // Sorted by column name, then path in the element type's order. Only
+  // live cells; a row is returned when its marker or any cell is live.
+  std::vector<ReadCell> cells;
+};
+
+struct ReadPartition {
+  PartitionKey key;
+  std::optional<ReadRow> static_row;  // when a static cell is live
+  std::vector<ReadRow> rows;          // in clustering order (reversed if asked)
+};
+
+struct ReadResult {
+  std::vector<ReadPartition> partitions;
+  // Set when a limit stopped the read before the end: where to resume.
+  std::optional<ReadPosition> next;
+  // Tombstones (deleted or expired cells, row/range tombstones) the read
+  // went over: Cassandra's tombstone_warn/failure_threshold count these.
+  int64_t tombstones_scanned = 0;
+};
+
+}  // namespace sibyl::storage

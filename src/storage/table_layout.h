@@ -1,0 +1,54 @@
+#pragma once
+// What the engine knows of a table: enough to order and reconcile its data,
+// nothing of CQL statements. The query/server layer derives it from
+// schema::TableMetadata (storage does not depend on schema).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "types/cql_type.h"
+#include "types/uuid.h"
+
+namespace sibyl::storage {
+
+struct ColumnLayout {
+  std::string name;
+  types::TypePtr type;  // a non-frozen collection or UDT is stored per element
+  bool is_static = false;
+  bool is_counter() const { return type->kind() == types::Kind::kCounter; }
+  // Stored one cell per element / field (Cassandra's "complex" column).
+  bool is_multi_cell() const;
+};
+
+struct ClusteringColumnLayout {
+  types::TypePtr type;
+  bool descending = false;  // CLUSTERING ORDER BY (c DESC)
+};
+
+// Engine settings a table's options map to (Cassandra name in parentheses).
+struct StorageOptions {
+  int32_t gc_grace_seconds = 864000;
+  double bloom_filter_fp_chance = 0.01;
+  // "size_tiered" (SizeTieredCompactionStrategy → universal), "leveled"
+  // (LeveledCompactionStrategy → level), "time_window" (TimeWindowCompactionStrategy → FIFO-free
+  // universal).
+  std::string compaction = "size_tiered";
+  // "lz4", "snappy", "zstd", "deflate" (zlib) or "none"; chunk_length_in_kb → block size.
+  std::string compression = "lz4";
+  int32_t chunk_length_kb = 16;
+};
+
+struct TableLayout {
+  types::Uuid id;
+  std::string keyspace;  // for messages and the column family's name only
+  std::string name;
+  std::vector<types::TypePtr> partition_key_types;
+  std::vector<ClusteringColumnLayout> clustering;
+  std::vector<ColumnLayout> columns;  // static and regular columns
+  StorageOptions options;
+
+  const ColumnLayout* FindColumn(std::string_view column) const;
+};
+
+}  // namespace sibyl::storage
