@@ -14,18 +14,6 @@ namespace sibyl::query {
 namespace ddl {
 namespace {
 
-const char* PermissionName(Permission permission) {
-  switch (permission) {
-    case Permission::kCreate:
-      return "CREATE";
-    case Permission::kAlter:
-      return "ALTER";
-    case Permission::kDrop:
-      return "DROP";
-  }
-  return "ALTER";
-}
-
 std::string Lower(std::string_view text) {
   std::string out(text);
   std::transform(out.begin(), out.end(), out.begin(),
@@ -57,7 +45,7 @@ void PreventSystemModification(std::string_view keyspace, Permission permission,
   if (IsReplicatedSystemKeyspace(keyspace)) {
     // Replication of the replicated system keyspaces may be altered.
     if (permission == Permission::kAlter && keyspace_level) return;
-    ThrowUnauthorized(std::string("Cannot ") + PermissionName(permission) + " " + resource);
+    ThrowUnauthorized(std::string("Cannot ") + cql::PermissionName(permission) + " " + resource);
   }
 }
 

@@ -21,7 +21,7 @@ namespace sibyl::query::ddl {
 
 [[nodiscard]] schema::PropertyDefinitions ToProperties(const cql::Options& options);
 
-enum class Permission { kCreate, kAlter, kDrop };
+using cql::Permission;  // CREATE, ALTER and DROP are the ones schema changes need
 
 // ClientState.preventSystemKSSchemaModification for a keyspace-level
 // resource ("<keyspace ks>") and a table ("<table ks.t>").

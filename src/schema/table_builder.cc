@@ -4,6 +4,8 @@
 #include <cassert>
 #include <utility>
 
+#include "schema/table_validation.h"
+
 namespace sibyl::schema {
 
 types::Uuid SystemTableId(std::string_view keyspace, std::string_view table) {
@@ -73,22 +75,7 @@ TableBuilder& TableBuilder::Virtual() {
 
 TablePtr TableBuilder::Build() {
   assert(partition_key_count_ > 0);
-  auto rank = [](const ColumnMetadata& c) {
-    switch (c.kind) {
-      case ColumnKind::kPartitionKey:
-        return 0;
-      case ColumnKind::kClustering:
-        return 1;
-      default:
-        return 2;  // static and regular columns sort together, by name
-    }
-  };
-  std::stable_sort(table_.columns.begin(), table_.columns.end(),
-                   [&](const ColumnMetadata& a, const ColumnMetadata& b) {
-                     if (rank(a) != rank(b)) return rank(a) < rank(b);
-                     if (rank(a) < 2) return a.position < b.position;
-                     return a.name < b.name;  // std::string compares bytes as unsigned char
-                   });
+  SortColumns(table_);
   return std::make_shared<const TableMetadata>(std::move(table_));
 }
 
