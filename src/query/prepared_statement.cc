@@ -1,5 +1,7 @@
 #include "query/prepared_statement.h"
 
+#include <type_traits>
+
 #include "common/error.h"
 #include "query/describe_executor.h"
 #include "query/statement_id.h"
@@ -21,6 +23,45 @@ PreparedStatementPtr PrepareStatement(const cql::ParsedStatement& parsed, std::s
     prepared->result_columns = statement->selection().result_columns();
     prepared->fully_qualified = statement->fully_qualified();
     prepared->plan = std::move(statement);
+  } else if (std::holds_alternative<cql::InsertStatement>(parsed.statement) ||
+             std::holds_alternative<cql::UpdateStatement>(parsed.statement) ||
+             std::holds_alternative<cql::DeleteStatement>(parsed.statement)) {
+    const cql::ModificationStatement raw = std::visit(
+        [](const auto& s) -> cql::ModificationStatement {
+          using T = std::decay_t<decltype(s)>;
+          if constexpr (std::is_same_v<T, cql::InsertStatement> ||
+                        std::is_same_v<T, cql::UpdateStatement> ||
+                        std::is_same_v<T, cql::DeleteStatement>) {
+            return s;
+          } else {
+            return cql::InsertStatement{};  // unreachable: checked above
+          }
+        },
+        parsed.statement);
+    ModificationPlan plan = PrepareModification(raw, parsed.bind_marker_count, schema, keyspace);
+    prepared->bind_specs = plan.statement->bind_specs();
+    prepared->partition_key_indexes = plan.statement->partition_key_markers();
+    prepared->fully_qualified = plan.statement->fully_qualified();
+    prepared->result_columns = std::make_shared<const std::vector<protocol::ColumnSpec>>();
+    prepared->plan = std::move(plan);
+  } else if (const auto* batch = std::get_if<cql::BatchStatement>(&parsed.statement)) {
+    auto plan = PrepareBatch(*batch, parsed.bind_marker_count, schema, keyspace);
+    prepared->bind_specs = plan->bind_specs;
+    prepared->result_columns = std::make_shared<const std::vector<protocol::ColumnSpec>>();
+    prepared->plan = std::move(plan);
+  } else if (const auto* truncate = std::get_if<cql::TruncateStatement>(&parsed.statement)) {
+    TruncatePlan plan;
+    if (truncate->table.keyspace) {
+      plan.keyspace = *truncate->table.keyspace;
+      prepared->fully_qualified = true;
+    } else if (keyspace) {
+      plan.keyspace = std::string(*keyspace);
+    } else {
+      ThrowInvalid(std::string(kNoKeyspaceMessage));
+    }
+    plan.table = truncate->table.name;
+    prepared->result_columns = std::make_shared<const std::vector<protocol::ColumnSpec>>();
+    prepared->plan = std::move(plan);
   } else if (const auto* use = std::get_if<cql::UseStatement>(&parsed.statement)) {
     prepared->plan = UseKeyspace{use->keyspace};
     prepared->result_columns = std::make_shared<const std::vector<protocol::ColumnSpec>>();

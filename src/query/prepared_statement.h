@@ -12,6 +12,7 @@
 #include "common/bytes.h"
 #include "cql/ast.h"
 #include "protocol/response.h"
+#include "query/batch_statement.h"
 #include "query/schema_alteration.h"
 #include "query/select_statement.h"
 #include "schema/describe.h"
@@ -30,6 +31,12 @@ struct DescribePlan {
   schema::DescribeRequest request;
 };
 
+// TRUNCATE: the table is looked up when it runs, as Cassandra does.
+struct TruncatePlan {
+  std::string keyspace;
+  std::string table;
+};
+
 struct PreparedStatement {
   std::string query;
   // The keyspace unqualified names resolved in when it was prepared.
@@ -43,7 +50,8 @@ struct PreparedStatement {
   Bytes result_metadata_id;      // protocol v5
   bool fully_qualified = false;  // names its keyspace itself
   std::variant<std::shared_ptr<const SelectStatement>, UseKeyspace, DescribePlan,
-               SchemaAlterationPtr>
+               SchemaAlterationPtr, ModificationPlan, std::shared_ptr<const BatchPlan>,
+               TruncatePlan>
       plan;
 };
 using PreparedStatementPtr = std::shared_ptr<const PreparedStatement>;

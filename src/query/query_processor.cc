@@ -8,7 +8,9 @@
 #include "query/bind_variables.h"
 #include "query/describe_executor.h"
 #include "query/statement_id.h"
+#include "query/storage_layout.h"
 #include "schema/virtual_keyspaces.h"
+#include "types/value_codec.h"
 
 namespace sibyl::query {
 namespace {
@@ -33,22 +35,57 @@ std::optional<std::string_view> EffectiveKeyspace(std::optional<std::string_view
 
 QueryProcessor::QueryProcessor(schema::MetadataStore& metadata,
                                const schema::VirtualTables& virtual_tables,
-                               const schema::LocalNodeInfo& node, QueryProcessorOptions options)
+                               const schema::LocalNodeInfo& node, cluster::Coordinator* coordinator,
+                               QueryProcessorOptions options)
     : metadata_(metadata),
       schemas_(metadata.schemas()),
       node_(node),
+      coordinator_(coordinator),
       virtual_rows_(virtual_tables, node),
-      cache_(options.prepared_cache_capacity) {}
+      cache_(options.prepared_cache_capacity) {
+  FollowSchemaChanges();
+}
 
 QueryProcessor::QueryProcessor(schema::SchemaStore& schemas,
                                const schema::VirtualTables& virtual_tables,
-                               const schema::LocalNodeInfo& node, QueryProcessorOptions options)
+                               const schema::LocalNodeInfo& node, cluster::Coordinator* coordinator,
+                               QueryProcessorOptions options)
     : owned_metadata_(std::make_unique<schema::InMemoryMetadataStore>(schemas)),
       metadata_(*owned_metadata_),
       schemas_(schemas),
       node_(node),
+      coordinator_(coordinator),
       virtual_rows_(virtual_tables, node),
-      cache_(options.prepared_cache_capacity) {}
+      cache_(options.prepared_cache_capacity) {
+  FollowSchemaChanges();
+}
+
+void QueryProcessor::FollowSchemaChanges() {
+  if (coordinator_ == nullptr) return;
+  storage_rows_.emplace(*coordinator_);
+  storage::Engine& engine = coordinator_->engine();
+  engine.SyncTables(StoredTableLayouts(*schemas_.snapshot()));
+  // Before a change is published, so that no client sees a table whose
+  // column family does not exist yet (or still exists after a DROP).
+  metadata_.AddListener([&engine](const schema::Schema& before, const schema::Schema& after) {
+    engine.SyncTables(StoredTableLayouts(after));
+  });
+}
+
+cluster::Coordinator& QueryProcessor::RequireCoordinator() const {
+  if (coordinator_ == nullptr) {
+    ThrowInvalid(
+        "Reading and writing stored tables is not available: this query processor has no "
+        "storage engine");
+  }
+  return *coordinator_;
+}
+
+const RowSource& QueryProcessor::SourceFor(const schema::TableMetadata& table) const {
+  if (!IsStoredTable(table)) return virtual_rows_;
+  (void)RequireCoordinator();
+  return *storage_rows_;
+}
 
 Result QueryProcessor::Process(std::string_view query, const protocol::QueryParameters& params,
                                ClientState& client) {
@@ -93,18 +130,8 @@ Result QueryProcessor::Execute(const protocol::ExecuteMessage& message, ClientSt
 
 Result QueryProcessor::Execute(BytesView id, const protocol::QueryParameters& params,
                                ClientState& client, std::optional<BytesView> result_metadata_id) {
-  PreparedStatementPtr statement = cache_.Find(id);
-  if (!statement) ThrowUnprepared(id);
   const schema::SchemaPtr schema = schemas_.snapshot();
-  if (statement->schema_version != schema->version()) {
-    // The schema changed since PREPARE: prepare the text again against the
-    // current schema, keeping the id the client knows.
-    const cql::ParsedStatement parsed = cql::ParseStatement(statement->query);
-    std::optional<std::string_view> keyspace;
-    if (statement->keyspace) keyspace = *statement->keyspace;
-    statement = PrepareStatement(parsed, statement->query, *schema, keyspace);
-    cache_.Put(Bytes(id), statement);
-  }
+  const PreparedStatementPtr statement = FindPrepared(id, *schema);
   Result result = Run(*statement, params, client, *schema);
   if (auto* rows = std::get_if<RowsResult>(&result)) {
     if (result_metadata_id && *result_metadata_id != BytesView(statement->result_metadata_id)) {
@@ -114,10 +141,107 @@ Result QueryProcessor::Execute(BytesView id, const protocol::QueryParameters& pa
   return result;
 }
 
+PreparedStatementPtr QueryProcessor::FindPrepared(BytesView id, const schema::Schema& schema) {
+  PreparedStatementPtr statement = cache_.Find(id);
+  if (!statement) ThrowUnprepared(id);
+  if (statement->schema_version != schema.version()) {
+    // The schema changed since PREPARE: prepare the text again against the
+    // current schema, keeping the id the client knows.
+    const cql::ParsedStatement parsed = cql::ParseStatement(statement->query);
+    std::optional<std::string_view> keyspace;
+    if (statement->keyspace) keyspace = *statement->keyspace;
+    statement = PrepareStatement(parsed, statement->query, schema, keyspace);
+    cache_.Put(Bytes(id), statement);
+  }
+  return statement;
+}
+
 Result QueryProcessor::Batch(const protocol::BatchMessage& message, ClientState& client) {
-  ThrowInvalid(
-      "BATCH statements are not supported by Sibyl yet (batches come with the write "
-      "path)");
+  const schema::SchemaPtr schema = schemas_.snapshot();
+  const std::optional<std::string_view> keyspace = EffectiveKeyspace(message.keyspace, client);
+  // Keeps the children's statements alive while the batch runs.
+  std::vector<PreparedStatementPtr> statements;
+  std::vector<protocol::QueryParameters> params(message.children.size());
+  statements.reserve(message.children.size());
+  std::vector<const ModificationPlan*> plans;
+  for (size_t i = 0; i < message.children.size(); ++i) {
+    const protocol::BatchChild& child = message.children[i];
+    PreparedStatementPtr statement;
+    if (child.is_prepared) {
+      statement = FindPrepared(child.id, *schema);
+    } else {
+      const cql::ParsedStatement parsed = cql::ParseStatement(child.query);
+      statement = PrepareStatement(parsed, child.query, *schema, keyspace);
+    }
+    const auto* plan = std::get_if<ModificationPlan>(&statement->plan);
+    if (plan == nullptr) {
+      ThrowInvalid(
+          "Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");
+    }
+    protocol::QueryParameters& p = params[i];
+    p.consistency = message.consistency;
+    p.values = child.values;
+    p.names = child.names;
+    if (!child.names.empty()) p.flags |= protocol::kQueryFlagNamesForValues;
+    p.serial_consistency = message.serial_consistency;
+    p.now_in_seconds = message.now_in_seconds;
+    plans.push_back(plan);
+    statements.push_back(std::move(statement));
+  }
+  ValidateBatch(message.type, /*batch_timestamp_set=*/false, plans);
+  cluster::Coordinator& coordinator = RequireCoordinator();
+  std::vector<BatchChildRequest> children;
+  children.reserve(plans.size());
+  for (size_t i = 0; i < plans.size(); ++i) children.push_back({plans[i], &params[i]});
+  const int64_t timestamp =
+      message.default_timestamp.value_or(coordinator.clock().NextTimestampMicros());
+  ExecuteBatch(children, timestamp, coordinator);
+  return VoidResult{};
+}
+
+Result QueryProcessor::RunBatch(const BatchPlan& batch, const BoundValues& values,
+                                const protocol::QueryParameters& params) {
+  cluster::Coordinator& coordinator = RequireCoordinator();
+  std::optional<int64_t> timestamp = params.default_timestamp;
+  if (batch.timestamp) {
+    const Value value = batch.timestamp->Bind(values);
+    if (value.is_null()) ThrowInvalid("Invalid null value of timestamp");
+    if (!value.is_unset()) timestamp = types::DecodeBigint(value.bytes);
+  }
+  std::vector<protocol::QueryParameters> child_params(batch.children.size());
+  std::vector<BatchChildRequest> children;
+  children.reserve(batch.children.size());
+  for (size_t i = 0; i < batch.children.size(); ++i) {
+    const BatchPlan::Child& child = batch.children[i];
+    protocol::QueryParameters& p = child_params[i];
+    p.consistency = params.consistency;
+    p.serial_consistency = params.serial_consistency;
+    p.now_in_seconds = params.now_in_seconds;
+    const size_t count = child.plan.statement->bind_specs().size();
+    p.values.reserve(count);
+    for (size_t k = 0; k < count; ++k) {
+      p.values.push_back(values[child.first_marker + static_cast<int>(k)]);
+    }
+    children.push_back({&child.plan, &p});
+  }
+  ExecuteBatch(children, timestamp.value_or(coordinator.clock().NextTimestampMicros()),
+               coordinator);
+  return VoidResult{};
+}
+
+Result QueryProcessor::RunTruncate(const TruncatePlan& truncate, const schema::Schema& schema) {
+  const schema::KeyspaceMetadata* keyspace = schema.FindKeyspace(truncate.keyspace);
+  if (keyspace == nullptr) ThrowInvalid("keyspace " + truncate.keyspace + " does not exist");
+  auto it = keyspace->tables.find(truncate.table);
+  if (it == keyspace->tables.end()) ThrowInvalid("table " + truncate.table + " does not exist");
+  const schema::TableMetadata& table = *it->second;
+  if (table.is_virtual) ThrowInvalid("Cannot truncate virtual tables");
+  if (!IsStoredTable(table)) {
+    ThrowInvalid("Truncating " + table.QualifiedName() +
+                 " is not supported by Sibyl: the tables of system keyspaces are read-only");
+  }
+  RequireCoordinator().Truncate(table.id);
+  return VoidResult{};
 }
 
 Result QueryProcessor::Run(const PreparedStatement& statement,
@@ -141,13 +265,27 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
   if (const auto* ddl = std::get_if<SchemaAlterationPtr>(&statement.plan)) {
     SchemaChangeContext context;
     if (!node_.data_center.empty()) context.replication.datacenters = {node_.data_center};
-    context.now_micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
+    // The node's clock when there is one, so that a column's drop time
+    // compares with the write timestamps of the same clock.
+    context.now_micros = coordinator_ != nullptr
+                             ? coordinator_->clock().NextTimestampMicros()
+                             : std::chrono::duration_cast<std::chrono::microseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count();
     return ExecuteSchemaAlteration(**ddl, metadata_, context);
   }
+  if (const auto* modification = std::get_if<ModificationPlan>(&statement.plan)) {
+    ExecuteModification(*modification, values, params, RequireCoordinator());
+    return VoidResult{};
+  }
+  if (const auto* batch = std::get_if<std::shared_ptr<const BatchPlan>>(&statement.plan)) {
+    return RunBatch(**batch, values, params);
+  }
+  if (const auto* truncate = std::get_if<TruncatePlan>(&statement.plan)) {
+    return RunTruncate(*truncate, schema);
+  }
   const auto& select = std::get<std::shared_ptr<const SelectStatement>>(statement.plan);
-  return select->Execute(values, params, schema, virtual_rows_);
+  return select->Execute(values, params, schema, SourceFor(*select->table()));
 }
 
 }  // namespace sibyl::query

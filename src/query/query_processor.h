@@ -1,7 +1,7 @@
 #pragma once
 // The statement layer the server calls: QUERY, PREPARE, EXECUTE and BATCH.
 //
-//   QueryProcessor processor(schema_store, virtual_tables, node_info);
+//   QueryProcessor processor(metadata_store, virtual_tables, node_info, &coordinator);
 //   ClientState client;                       // one per connection
 //   Result r = processor.Process("SELECT * FROM system.local", params, client);
 //   PreparedResult p = processor.Prepare(query, client, /*keyspace=*/std::nullopt);
@@ -10,6 +10,13 @@
 // Errors a client should see are thrown as CqlError with Cassandra's code
 // and message (InvalidRequest, SyntaxError from the parser, Unprepared with
 // the statement id for an unknown EXECUTE id).
+//
+// Stored tables (every table of a user keyspace, storage_layout.h) are read
+// and written through the coordinator. A processor built with one keeps the
+// engine's tables in step with the schema: it syncs them when built and,
+// through a MetadataStore listener, before every schema change is
+// published. A processor built without one (tests of the statement layer)
+// refuses reads and writes of stored tables with an error saying so.
 //
 // Thread-safety: one QueryProcessor serves every reactor thread. The
 // prepared-statement cache is behind a mutex held only for lookups and
@@ -21,6 +28,7 @@
 #include <optional>
 #include <string_view>
 
+#include "cluster/coordinator.h"
 #include "common/bytes.h"
 #include "protocol/request.h"
 #include "protocol/response.h"
@@ -29,6 +37,7 @@
 #include "query/prepared_statement.h"
 #include "query/result.h"
 #include "query/row_source.h"
+#include "query/storage_row_source.h"
 #include "schema/local_node_info.h"
 #include "schema/metadata_store.h"
 #include "schema/schema.h"
@@ -45,12 +54,22 @@ class QueryProcessor {
  public:
   // All three must outlive the processor. DDL statements commit through
   // `metadata`, which publishes to its SchemaStore, the one queries read.
+  // `coordinator` (may be null) must outlive the processor and `metadata`'s
+  // last commit.
   QueryProcessor(schema::MetadataStore& metadata, const schema::VirtualTables& virtual_tables,
-                 const schema::LocalNodeInfo& node, QueryProcessorOptions options = {});
+                 const schema::LocalNodeInfo& node, cluster::Coordinator* coordinator,
+                 QueryProcessorOptions options = {});
+  QueryProcessor(schema::MetadataStore& metadata, const schema::VirtualTables& virtual_tables,
+                 const schema::LocalNodeInfo& node, QueryProcessorOptions options = {})
+      : QueryProcessor(metadata, virtual_tables, node, nullptr, options) {}
   // As above with an in-memory metadata store over `schemas`: DDL changes
   // are published but not persisted.
   QueryProcessor(schema::SchemaStore& schemas, const schema::VirtualTables& virtual_tables,
-                 const schema::LocalNodeInfo& node, QueryProcessorOptions options = {});
+                 const schema::LocalNodeInfo& node, cluster::Coordinator* coordinator,
+                 QueryProcessorOptions options = {});
+  QueryProcessor(schema::SchemaStore& schemas, const schema::VirtualTables& virtual_tables,
+                 const schema::LocalNodeInfo& node, QueryProcessorOptions options = {})
+      : QueryProcessor(schemas, virtual_tables, node, nullptr, options) {}
 
   // QUERY: parses, prepares and executes `query` with `params` (bind values,
   // paging, v5 keyspace). USE changes `client.keyspace`.
@@ -72,7 +91,9 @@ class QueryProcessor {
                                ClientState& client,
                                std::optional<BytesView> result_metadata_id = std::nullopt);
 
-  // BATCH: not executed until the write path exists; throws an InvalidRequest saying so.
+  // BATCH: prepared and unprepared INSERT, UPDATE and DELETE statements with
+  // their own values, applied atomically (batch_statement.h). An unknown
+  // prepared id throws Unprepared as EXECUTE does.
   [[nodiscard]] Result Batch(const protocol::BatchMessage& message, ClientState& client);
 
   size_t prepared_count() const { return cache_.size(); }
@@ -80,12 +101,24 @@ class QueryProcessor {
  private:
   Result Run(const PreparedStatement& statement, const protocol::QueryParameters& params,
              ClientState& client, const schema::Schema& schema);
+  // The statement under `id`, re-prepared if the schema changed since.
+  PreparedStatementPtr FindPrepared(BytesView id, const schema::Schema& schema);
+  Result RunBatch(const BatchPlan& batch, const BoundValues& values,
+                  const protocol::QueryParameters& params);
+  Result RunTruncate(const TruncatePlan& truncate, const schema::Schema& schema);
+  const RowSource& SourceFor(const schema::TableMetadata& table) const;
+  // The coordinator; throws when the processor has none.
+  cluster::Coordinator& RequireCoordinator() const;
+  // Makes the engine's tables those of `schema`, and keeps them so.
+  void FollowSchemaChanges();
 
   std::unique_ptr<schema::MetadataStore> owned_metadata_;  // set by the SchemaStore constructor
   schema::MetadataStore& metadata_;
   schema::SchemaStore& schemas_;
   const schema::LocalNodeInfo& node_;
+  cluster::Coordinator* coordinator_;  // may be null
   VirtualRowSource virtual_rows_;
+  std::optional<StorageRowSource> storage_rows_;  // set when coordinator_ is
   PreparedCache cache_;
 };
 

@@ -165,7 +165,12 @@ RowsResult SelectStatement::Execute(const BoundValues& values,
   const int32_t limit = BindLimit(limit_, values, "limit");
   const int32_t per_partition_limit =
       BindLimit(per_partition_limit_, values, "per partition limit");
-  std::vector<schema::Row> rows = source.Read(ReadRequest{schema, table});
+  ReadRequest request{schema, table};
+  request.filter = &filter;
+  request.cell_metadata = &selection_.cell_metadata();
+  request.static_only_rows = !restrictions_.has_clustering_restrictions();
+  request.now_seconds = params.now_in_seconds;
+  std::vector<schema::Row> rows = source.Read(request);
 
   RowsResult result;
   result.columns = selection_.result_columns();

@@ -309,8 +309,12 @@ TEST_F(SelectTest, MalformedPagingStateIsAProtocolError) {
 }
 
 TEST_F(SelectTest, UnsupportedSelectionsFailHonestly) {
-  EXPECT_STREQ(Error("SELECT writetime(cluster_name) FROM system.local").what(),
-               "Selecting writetime(...) is not supported by Sibyl yet");
+  EXPECT_STREQ(Error("SELECT token(key) FROM system.local").what(),
+               "Selecting token(...) is not supported by Sibyl yet");
+  EXPECT_STREQ(Error("SELECT writetime(key) FROM system.local").what(),
+               "Cannot use selection function writeTime on PRIMARY KEY part key");
+  EXPECT_STREQ(Error("SELECT ttl(tokens) FROM system.local").what(),
+               "Cannot use selection function ttl on collections");
   EXPECT_STREQ(Error("SELECT JSON * FROM system.local").what(),
                "SELECT JSON is not supported by Sibyl yet");
   EXPECT_STREQ(Error("SELECT * FROM system.local WHERE token(key) > 0").what(),

@@ -44,6 +44,31 @@ bool IsCountOfConstant(const cql::Selector& selector) {
   }
 }
 
+// writetime(c) / ttl(c) as Cassandra 4.1 checks them (Selectable.WritetimeOrTTL).
+CellMetadata PrepareCellMetadata(const schema::TableMetadata& table, const cql::Selector& selector,
+                                 bool is_writetime) {
+  const char* function = is_writetime ? "writeTime" : "ttl";
+  if (selector.args.size() != 1 || selector.args[0].kind != Kind::kColumn) {
+    ThrowInvalid(std::string("Selecting ") + selector.name +
+                 "() of anything but a column is not supported by Sibyl yet");
+  }
+  size_t index = 0;
+  const auto& column = RequireColumn(table, selector.args[0].name, index);
+  if (column.is_primary_key()) {
+    ThrowInvalid(std::string("Cannot use selection function ") + function +
+                 " on PRIMARY KEY part " + column.name);
+  }
+  if (column.type->is_collection()) {
+    ThrowInvalid(std::string("Cannot use selection function ") + function + " on collections");
+  }
+  if (column.type->kind() == types::Kind::kUdt && !column.type->frozen()) {
+    ThrowInvalid(std::string("Cannot use selection function ") + function + " on non-frozen UDT " +
+                 column.name);
+  }
+  return CellMetadata{is_writetime ? CellMetadata::Kind::kWritetime : CellMetadata::Kind::kTtl,
+                      index};
+}
+
 }  // namespace
 
 Selection Selection::Prepare(const schema::TableMetadata& table,
@@ -69,6 +94,16 @@ Selection Selection::Prepare(const schema::TableMetadata& table,
       const auto& column = RequireColumn(table, selector.name, index);
       selection.selected_.push_back({Selected::Kind::kColumn, index});
       add_result(selector.alias.value_or(column.name), column.type);
+    } else if (selector.kind == Kind::kFunction &&
+               (selector.name == "writetime" || selector.name == "ttl")) {
+      const bool is_writetime = selector.name == "writetime";
+      const CellMetadata metadata = PrepareCellMetadata(table, selector, is_writetime);
+      selection.selected_.push_back(
+          {Selected::Kind::kColumn, table.columns.size() + selection.cell_metadata_.size()});
+      selection.cell_metadata_.push_back(metadata);
+      add_result(
+          selector.alias.value_or(selector.name + "(" + table.columns[metadata.column].name + ")"),
+          types::CqlType::Native(is_writetime ? types::Kind::kBigint : types::Kind::kInt));
     } else if (selector.kind == Kind::kCountStar || (is_count && IsCountOfConstant(selector))) {
       selection.is_aggregate_ = true;
       selection.selected_.push_back({Selected::Kind::kCountRows, 0});

@@ -14,6 +14,9 @@
 //   });
 //   if (r.changed) ... r.after is published, r.epoch is its number ...
 //
+// Listeners (AddListener) follow every change: the storage engine creates
+// a new table's column family there, before any client can see the table.
+//
 // Thread-safety: Commit() may be called from any thread; commits are
 // serialized, and each transformation sees the schema every earlier commit
 // left. Readers never block on a commit.
@@ -22,6 +25,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 #include "schema/schema.h"
 
@@ -44,6 +48,17 @@ class MetadataStore {
   MetadataStore(const MetadataStore&) = delete;
   MetadataStore& operator=(const MetadataStore&) = delete;
 
+  // Called for every change with the schema before and after it, after the
+  // change is durable and before it is published, under the commit lock (so
+  // listeners see changes one at a time, in epoch order). A listener that
+  // throws aborts the commit: the change is not published and Commit()
+  // throws (a CqlError as is, anything else as kServerError). The change
+  // may already be durable then; it takes effect at the next start.
+  using Listener = std::function<void(const Schema& before, const Schema& after)>;
+
+  // REQUIRES: `listener` outlives the store, or the store stops committing first.
+  void AddListener(Listener listener);
+
   SchemaStore& schemas() { return *schemas_; }
   uint64_t epoch() const;
 
@@ -63,7 +78,8 @@ class MetadataStore {
  private:
   SchemaStore* schemas_;
   mutable std::mutex mutex_;
-  uint64_t epoch_;  // GUARDED_BY(mutex_)
+  uint64_t epoch_;                   // GUARDED_BY(mutex_)
+  std::vector<Listener> listeners_;  // GUARDED_BY(mutex_)
 };
 
 // A store that keeps changes in memory only (tests, tools): they are lost

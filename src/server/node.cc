@@ -12,7 +12,9 @@
 #include <string>
 #include <utility>
 
+#include "cluster/coordinator.h"
 #include "cluster/node_identity.h"
+#include "common/clock.h"
 #include "query/query_processor.h"
 #include "schema/local_metadata_store.h"
 #include "schema/system_keyspaces.h"
@@ -22,6 +24,7 @@
 #include "server/event_bus.h"
 #include "server/server_context.h"
 #include "server/version.h"
+#include "storage/engine.h"
 
 namespace sibyl::server {
 namespace {
@@ -134,6 +137,27 @@ schema::LocalNodeInfo MakeLocalNodeInfo(const Config& config,
   return info;
 }
 
+// The storage engine's options from the commitlog_* keys. The engine keeps
+// its write-ahead log (Sibyl's commit log) in its own directory.
+storage::EngineOptions MakeEngineOptions(const Config& config, const std::filesystem::path& dir) {
+  storage::EngineOptions options;
+  options.directory = dir;
+  switch (config.commitlog_sync) {
+    case CommitlogSync::kPeriodic:
+      options.sync = storage::CommitlogSync::kPeriodic;
+      break;
+    case CommitlogSync::kBatch:
+      options.sync = storage::CommitlogSync::kBatch;
+      break;
+    case CommitlogSync::kGroup:
+      options.sync = storage::CommitlogSync::kGroup;
+      break;
+  }
+  options.sync_period = config.commitlog_sync_period;
+  options.group_window = config.commitlog_sync_group_window;
+  return options;
+}
+
 // Blocks SIGINT and SIGTERM in every thread (threads inherit the mask) so
 // the main thread can wait for them with sigwait.
 sigset_t BlockShutdownSignals() {
@@ -164,11 +188,19 @@ int RunNode(const StartOptions& options) {
     if (!identity_warning.empty()) spdlog::warn("{}", identity_warning);
 
     schema::LocalNodeInfo node_info = MakeLocalNodeInfo(config, identity);
+    // The node's one clock: write timestamps and `now` for TTLs.
+    SystemClock clock;
+    // The tables' data (docs/dev/storage.md). Declared before the schema
+    // store, whose listener keeps the engine's tables in step with it.
+    const auto engine =
+        storage::Engine::Open(MakeEngineOptions(config, data_dir.path() / "data"), clock);
     // The schema the node keeps in its data directory (docs/dev/schema-store.md).
     const auto metadata = schema::LocalMetadataStore::Open(data_dir.path() / "schema");
     schema::SchemaStore& schema_store = metadata->schemas();
     schema::VirtualTables virtual_tables = schema::VirtualTables::SystemTables();
-    query::QueryProcessor processor(*metadata, virtual_tables, node_info);
+    cluster::Coordinator coordinator(*engine, clock);
+    // Creates the column families of the schema's tables before serving.
+    query::QueryProcessor processor(*metadata, virtual_tables, node_info, &coordinator);
     EventBus events;
     ServerContext context{config, processor, events};
 

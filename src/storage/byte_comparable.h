@@ -33,6 +33,13 @@ void AppendComparable(const types::CqlType& type, BytesView serialized, bool des
                       Bytes& out);
 // Reads one value back from `in` (advancing it): the serialized form.
 // Throws std::runtime_error on malformed input.
+// Values that compare equal encode equally, so what comes back is the
+// canonical member of its class, equal under types::Compare but not always
+// the bytes written: a decimal loses trailing zeros (1.50 -> 1.5, 0.00 -> 0),
+// a varint its redundant sign bytes, a boolean reads 0 or 1, a NaN reads as
+// the canonical NaN, a tuple/UDT with missing trailing fields reads with
+// them null. (Where the exact bytes matter, keep them beside the key.)
+// The layout of each type is described at the top of byte_comparable.cc.
 Bytes ReadComparable(const types::CqlType& type, bool descending, std::string_view& in);
 
 }  // namespace sibyl::storage

@@ -33,6 +33,10 @@ struct ReadPosition {
   PartitionKey partition;
   std::optional<Clustering> last_row;  // nullopt: the whole partition was returned
   bool last_was_static = false;        // only the static row was returned
+  // Rows of `partition` returned so far, over all pages (with last_row):
+  // per_partition_limit counts on from here, as Cassandra's paging state's
+  // remainingInPartition does.
+  int32_t rows_in_partition = 0;
 };
 
 struct ReadCommand {

@@ -1,0 +1,313 @@
+#include "query/batch_statement.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "common/error.h"
+#include "query/storage_layout.h"
+#include "types/value_codec.h"
+
+namespace sibyl::query {
+namespace {
+
+// Every bind marker of a statement, so a batch's statement can be prepared
+// with its markers renumbered from 0.
+class MarkerCollector {
+ public:
+  void Add(cql::Term& term) {
+    if (term.kind == cql::Term::Kind::kBindMarker) markers_.push_back(&term);
+    for (auto& element : term.elements) Add(element);
+  }
+  void Add(std::optional<cql::Term>& term) {
+    if (term) Add(*term);
+  }
+  void Add(std::vector<cql::Term>& terms) {
+    for (auto& term : terms) Add(term);
+  }
+  void Add(cql::Attributes& attributes) {
+    Add(attributes.timestamp);
+    Add(attributes.ttl);
+  }
+  void Add(std::vector<cql::Relation>& where) {
+    for (auto& relation : where) {
+      Add(relation.map_key);
+      Add(relation.terms);
+    }
+  }
+  void Add(std::vector<cql::Condition>& conditions) {
+    for (auto& condition : conditions) {
+      Add(condition.element);
+      Add(condition.values);
+    }
+  }
+  void Add(cql::InsertStatement& insert) {
+    Add(insert.values);
+    Add(insert.json_value);
+    Add(insert.attributes);
+  }
+  void Add(cql::UpdateStatement& update) {
+    Add(update.attributes);
+    for (auto& operation : update.operations) {
+      Add(operation.value);
+      Add(operation.element);
+    }
+    Add(update.where);
+    Add(update.conditions);
+  }
+  void Add(cql::DeleteStatement& del) {
+    for (auto& deletion : del.deletions) Add(deletion.element);
+    Add(del.attributes);
+    Add(del.where);
+    Add(del.conditions);
+  }
+
+  const std::vector<cql::Term*>& markers() const { return markers_; }
+
+ private:
+  std::vector<cql::Term*> markers_;
+};
+
+bool HasOwnTimestamp(const cql::ModificationStatement& raw) {
+  return std::visit(
+      [](const auto& statement) { return statement.attributes.timestamp.has_value(); }, raw);
+}
+
+protocol::BatchType ToBatchType(cql::BatchStatement::Type type) {
+  switch (type) {
+    case cql::BatchStatement::Type::kUnlogged:
+      return protocol::BatchType::kUnlogged;
+    case cql::BatchStatement::Type::kCounter:
+      return protocol::BatchType::kCounter;
+    case cql::BatchStatement::Type::kLogged:
+      break;
+  }
+  return protocol::BatchType::kLogged;
+}
+
+// Cassandra's reconciliation of two writes to one cell (Cells.reconcile):
+// the higher timestamp wins; on a tie a tombstone wins, then the greater
+// value. Counter deltas of one batch add up.
+void ReconcileInto(storage::Cell& into, const storage::Cell& other) {
+  using Kind = storage::Cell::Kind;
+  if (into.kind == Kind::kCounter && other.kind == Kind::kCounter) {
+    const int64_t sum = types::DecodeBigint(into.value) + types::DecodeBigint(other.value);
+    into.value = types::EncodeBigint(sum);
+    into.timestamp = std::max(into.timestamp, other.timestamp);
+    return;
+  }
+  if (other.timestamp != into.timestamp) {
+    if (other.timestamp > into.timestamp) into = other;
+    return;
+  }
+  const bool into_tombstone = into.kind == Kind::kTombstone;
+  const bool other_tombstone = other.kind == Kind::kTombstone;
+  if (into_tombstone != other_tombstone) {
+    if (other_tombstone) into = other;
+    return;
+  }
+  if (other.value > into.value ||
+      (other.value == into.value && other.local_deletion_time > into.local_deletion_time)) {
+    into = other;
+  }
+}
+
+void MergeRowInto(storage::RowWrite& into, storage::RowWrite&& other) {
+  if (other.marker.timestamp > into.marker.timestamp ||
+      (other.marker.timestamp == into.marker.timestamp && !other.marker.is_empty() &&
+       other.marker.local_expiration_time > into.marker.local_expiration_time)) {
+    into.marker = other.marker;
+  }
+  if (other.deletion.Supersedes(into.deletion)) into.deletion = other.deletion;
+  for (auto& deletion : other.collection_deletions) {
+    auto same = std::find_if(into.collection_deletions.begin(), into.collection_deletions.end(),
+                             [&](const auto& d) { return d.column == deletion.column; });
+    if (same == into.collection_deletions.end()) {
+      into.collection_deletions.push_back(std::move(deletion));
+    } else if (deletion.deletion.Supersedes(same->deletion)) {
+      same->deletion = deletion.deletion;
+    }
+  }
+  for (auto& cell : other.cells) {
+    auto same = std::find_if(into.cells.begin(), into.cells.end(), [&](const auto& c) {
+      return c.column == cell.column && c.path == cell.path;
+    });
+    if (same == into.cells.end()) {
+      into.cells.push_back(std::move(cell));
+    } else {
+      ReconcileInto(same->cell, cell.cell);
+    }
+  }
+}
+
+void MergeInto(storage::Mutation& into, storage::Mutation&& other) {
+  if (other.partition_deletion.Supersedes(into.partition_deletion)) {
+    into.partition_deletion = other.partition_deletion;
+  }
+  for (auto& tombstone : other.range_tombstones)
+    into.range_tombstones.push_back(std::move(tombstone));
+  for (auto& row : other.rows) {
+    auto same = std::find_if(into.rows.begin(), into.rows.end(), [&](const auto& r) {
+      return r.is_static == row.is_static && r.clustering == row.clustering;
+    });
+    if (same == into.rows.end()) {
+      into.rows.push_back(std::move(row));
+    } else {
+      MergeRowInto(*same, std::move(row));
+    }
+  }
+}
+
+}  // namespace
+
+void RequireStoredTable(const schema::TableMetadata& table) {
+  if (IsStoredTable(table)) return;
+  if (table.is_virtual) {
+    ThrowInvalid("Modification is not supported by table " + table.QualifiedName());
+  }
+  ThrowInvalid("Writing to " + table.QualifiedName() +
+               " is not supported by Sibyl: the tables of system keyspaces are read-only");
+}
+
+ModificationPlan PrepareModification(const cql::ModificationStatement& raw, int marker_count,
+                                     const schema::Schema& schema,
+                                     std::optional<std::string_view> keyspace) {
+  ModificationPlan plan;
+  plan.statement = ModificationStatement::Prepare(raw, marker_count, schema, keyspace);
+  plan.has_timestamp = HasOwnTimestamp(raw);
+  return plan;
+}
+
+void ValidateBatch(protocol::BatchType type, bool batch_timestamp_set,
+                   const std::vector<const ModificationPlan*>& children) {
+  bool has_conditions = false;
+  for (const auto* child : children) has_conditions |= child->statement->has_conditions();
+  if (batch_timestamp_set) {
+    if (has_conditions) ThrowInvalid("Cannot provide custom timestamp for conditional BATCH");
+    if (type == protocol::BatchType::kCounter) {
+      ThrowInvalid("Cannot provide custom timestamp for counter BATCH");
+    }
+  }
+  bool has_counters = false;
+  bool has_non_counters = false;
+  for (const auto* child : children) {
+    const bool is_counter = child->statement->is_counter();
+    if (batch_timestamp_set && is_counter) {
+      ThrowInvalid("Cannot provide custom timestamp for a BATCH containing counters");
+    }
+    if (batch_timestamp_set && child->has_timestamp) {
+      ThrowInvalid("Timestamp must be set either on BATCH or individual statements");
+    }
+    if (type == protocol::BatchType::kCounter && !is_counter) {
+      ThrowInvalid("Cannot include non-counter statement in a counter batch");
+    }
+    if (type == protocol::BatchType::kLogged && is_counter) {
+      ThrowInvalid("Cannot include a counter statement in a logged batch");
+    }
+    (is_counter ? has_counters : has_non_counters) = true;
+  }
+  if (has_counters && has_non_counters) {
+    ThrowInvalid("Counter and non-counter mutations cannot exist in the same batch");
+  }
+  if (has_conditions) ThrowInvalid(std::string(kConditionalNotSupportedMessage));
+}
+
+std::shared_ptr<const BatchPlan> PrepareBatch(const cql::BatchStatement& raw, int marker_count,
+                                              const schema::Schema& schema,
+                                              std::optional<std::string_view> keyspace) {
+  auto batch = std::make_shared<BatchPlan>();
+  batch->type = ToBatchType(raw.type);
+  batch->bind_specs.resize(static_cast<size_t>(marker_count));
+  if (raw.attributes.ttl) ThrowInvalid("Global TTL on the BATCH statement is not supported.");
+  if (raw.attributes.timestamp) {
+    // Its marker (if any) comes first in the text: receive it alone.
+    cql::Term term = *raw.attributes.timestamp;
+    const int index = term.bind_index;
+    if (term.kind == cql::Term::Kind::kBindMarker) term.bind_index = 0;
+    BindSpecCollector binds("", "", term.kind == cql::Term::Kind::kBindMarker ? 1 : 0);
+    PreparedTerm prepared =
+        PrepareTerm(term, "[timestamp]", types::CqlType::Native(types::Kind::kBigint), binds);
+    if (prepared.kind == PreparedTerm::Kind::kMarker) {
+      prepared.marker = index;
+      batch->bind_specs.at(static_cast<size_t>(index)) = binds.Take().front();
+    }
+    batch->timestamp = std::move(prepared);
+  }
+  std::vector<const ModificationPlan*> plans;
+  batch->children.reserve(raw.statements.size());
+  for (const cql::ModificationStatement& statement : raw.statements) {
+    cql::ModificationStatement copy = statement;
+    MarkerCollector collector;
+    std::visit([&](auto& s) { collector.Add(s); }, copy);
+    int first = marker_count;
+    for (const cql::Term* marker : collector.markers()) first = std::min(first, marker->bind_index);
+    const int count = static_cast<int>(collector.markers().size());
+    for (cql::Term* marker : collector.markers()) marker->bind_index -= first;
+    BatchPlan::Child child;
+    child.plan = PrepareModification(copy, count, schema, keyspace);
+    child.first_marker = count == 0 ? 0 : first;
+    const auto& specs = child.plan.statement->bind_specs();
+    for (size_t i = 0; i < specs.size(); ++i) {
+      batch->bind_specs.at(static_cast<size_t>(child.first_marker) + i) = specs[i];
+    }
+    batch->children.push_back(std::move(child));
+  }
+  for (const auto& child : batch->children) plans.push_back(&child.plan);
+  ValidateBatch(batch->type, batch->timestamp.has_value(), plans);
+  return batch;
+}
+
+std::vector<storage::Mutation> MergeByPartition(std::vector<storage::Mutation> mutations) {
+  std::vector<storage::Mutation> merged;
+  merged.reserve(mutations.size());
+  // (table, token, key) → index in `merged`.
+  std::map<std::tuple<std::array<uint8_t, 16>, int64_t, Bytes>, size_t> index;
+  for (auto& mutation : mutations) {
+    auto key =
+        std::make_tuple(mutation.table_id.bytes, mutation.partition.token, mutation.partition.key);
+    auto [it, inserted] = index.emplace(std::move(key), merged.size());
+    if (inserted) {
+      merged.push_back(std::move(mutation));
+    } else {
+      MergeInto(merged[it->second], std::move(mutation));
+    }
+  }
+  return merged;
+}
+
+void ExecuteBatch(const std::vector<BatchChildRequest>& children, int64_t timestamp,
+                  cluster::Coordinator& coordinator) {
+  std::vector<storage::Mutation> all;
+  for (const BatchChildRequest& child : children) {
+    const ModificationStatement& statement = *child.plan->statement;
+    RequireStoredTable(*statement.table());
+    protocol::QueryParameters params = *child.params;
+    params.default_timestamp = timestamp;
+    const BoundValues values(statement.bind_specs(), params);
+    std::vector<storage::Mutation> mutations =
+        statement.BuildMutations(values, params, coordinator.clock(), &coordinator);
+    for (auto& mutation : mutations) all.push_back(std::move(mutation));
+  }
+  std::vector<storage::Mutation> merged = MergeByPartition(std::move(all));
+  if (merged.empty()) return;
+  coordinator.Mutate(merged, /*atomic=*/true);
+}
+
+void ExecuteModification(const ModificationPlan& plan, const BoundValues& values,
+                         const protocol::QueryParameters& params,
+                         cluster::Coordinator& coordinator) {
+  const ModificationStatement& statement = *plan.statement;
+  RequireStoredTable(*statement.table());
+  if (statement.has_conditions()) ThrowInvalid(std::string(kConditionalNotSupportedMessage));
+  std::vector<storage::Mutation> mutations =
+      statement.BuildMutations(values, params, coordinator.clock(), &coordinator);
+  if (mutations.empty()) return;
+  // One mutation per partition, each applied atomically (as Cassandra applies
+  // a statement's partitions independently).
+  coordinator.Mutate(mutations, /*atomic=*/false);
+}
+
+}  // namespace sibyl::query

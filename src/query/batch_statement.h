@@ -1,0 +1,102 @@
+#pragma once
+// INSERT, UPDATE and DELETE as the statement layer runs them, alone or in a
+// BATCH, and BATCH itself (BEGIN [UNLOGGED | COUNTER] BATCH ... APPLY BATCH
+// through QUERY, and the BATCH message).
+//
+// A batch's mutations are merged per partition and applied through the
+// coordinator as one atomic write (Coordinator::Mutate(..., atomic=true)):
+// on one node that makes every batch, logged or not, all-or-nothing. A batch
+// log (replaying a logged batch whose coordinator died half-way through
+// sending it to several replicas) is left for when there are several nodes.
+//
+// Cassandra 4.1's rules and messages (BatchStatement.validate):
+//   Global TTL on the BATCH statement is not supported.
+//   Cannot provide custom timestamp for counter BATCH
+//   Cannot provide custom timestamp for a BATCH containing counters
+//   Timestamp must be set either on BATCH or individual statements
+//   Cannot include non-counter statement in a counter batch
+//   Cannot include a counter statement in a logged batch
+//   Counter and non-counter mutations cannot exist in the same batch
+// Conditional statements (IF ...) fail with an honest error for now.
+
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "cluster/coordinator.h"
+#include "cql/ast.h"
+#include "protocol/request.h"
+#include "protocol/response.h"
+#include "query/bind_variables.h"
+#include "query/modification_statement.h"
+#include "query/term.h"
+#include "schema/schema.h"
+#include "storage/mutation.h"
+
+namespace sibyl::query {
+
+inline constexpr std::string_view kConditionalNotSupportedMessage =
+    "Conditional updates (IF ...) are not supported by Sibyl yet";
+
+// An INSERT, UPDATE or DELETE, prepared.
+struct ModificationPlan {
+  std::shared_ptr<const ModificationStatement> statement;
+  bool has_timestamp = false;  // USING TIMESTAMP on the statement itself
+};
+
+// Prepares an INSERT, UPDATE or DELETE (Throws as ModificationStatement::Prepare).
+[[nodiscard]] ModificationPlan PrepareModification(const cql::ModificationStatement& raw,
+                                                   int marker_count, const schema::Schema& schema,
+                                                   std::optional<std::string_view> keyspace);
+
+// BEGIN BATCH ... APPLY BATCH, prepared: each statement with its own markers.
+struct BatchPlan {
+  struct Child {
+    ModificationPlan plan;
+    int first_marker = 0;  // the child's markers are [first_marker, first_marker + count)
+  };
+  protocol::BatchType type = protocol::BatchType::kLogged;
+  std::optional<PreparedTerm> timestamp;  // USING TIMESTAMP of the batch
+  std::vector<Child> children;
+  std::vector<protocol::ColumnSpec> bind_specs;  // of every marker of the batch
+};
+
+// Throws CqlError(kInvalid) with Cassandra's messages (see above).
+[[nodiscard]] std::shared_ptr<const BatchPlan> PrepareBatch(
+    const cql::BatchStatement& raw, int marker_count, const schema::Schema& schema,
+    std::optional<std::string_view> keyspace);
+
+// One statement of a batch being executed, with its own values.
+struct BatchChildRequest {
+  const ModificationPlan* plan = nullptr;
+  const protocol::QueryParameters* params = nullptr;  // values, names, now_in_seconds
+};
+
+// Checks the batch rules above. `batch_timestamp_set`: USING TIMESTAMP on
+// the batch (not the protocol's default timestamp).
+void ValidateBatch(protocol::BatchType type, bool batch_timestamp_set,
+                   const std::vector<const ModificationPlan*>& children);
+
+// Builds every child's mutations with `timestamp` as their default write
+// timestamp, merges those of a partition, and applies them atomically.
+// REQUIRES: ValidateBatch passed.
+void ExecuteBatch(const std::vector<BatchChildRequest>& children, int64_t timestamp,
+                  cluster::Coordinator& coordinator);
+
+// Runs one INSERT, UPDATE or DELETE. Throws CqlError(kInvalid) for a
+// conditional statement and for tables the engine does not store.
+void ExecuteModification(const ModificationPlan& plan, const BoundValues& values,
+                         const protocol::QueryParameters& params,
+                         cluster::Coordinator& coordinator);
+
+// The changes of several mutations to one partition as one mutation per
+// partition (table and key), in first-seen order. Writes to the same cell
+// are reconciled as the engine would (counter deltas add up).
+[[nodiscard]] std::vector<storage::Mutation> MergeByPartition(
+    std::vector<storage::Mutation> mutations);
+
+// Refuses writes to tables the engine does not store (virtual and system tables).
+void RequireStoredTable(const schema::TableMetadata& table);
+
+}  // namespace sibyl::query

@@ -1,0 +1,507 @@
+#include "query/modification_statement.h"
+
+#include <algorithm>
+#include <string>
+#include <variant>
+
+#include "cluster/token.h"
+#include "common/error.h"
+#include "query/select_statement.h"
+#include "types/cql_identifier.h"
+
+namespace sibyl::query {
+namespace {
+
+using schema::ColumnKind;
+using schema::ColumnMetadata;
+using schema::TableMetadata;
+
+schema::TablePtr ResolveTable(const cql::QualifiedName& name, const schema::Schema& schema,
+                              std::optional<std::string_view> keyspace) {
+  std::string keyspace_name;
+  if (name.keyspace) {
+    keyspace_name = *name.keyspace;
+  } else if (keyspace) {
+    keyspace_name = std::string(*keyspace);
+  } else {
+    ThrowInvalid(std::string(kNoKeyspaceMessage));
+  }
+  const schema::KeyspaceMetadata* ks = schema.FindKeyspace(keyspace_name);
+  if (ks == nullptr) ThrowInvalid("keyspace " + keyspace_name + " does not exist");
+  auto it = ks->tables.find(name.name);
+  if (it == ks->tables.end()) ThrowInvalid("table " + name.name + " does not exist");
+  return it->second;
+}
+
+size_t RequireColumn(const TableMetadata& table, const std::string& name) {
+  const int index = table.ColumnIndex(name);
+  if (index < 0) {
+    ThrowInvalid("Undefined column name " + types::MaybeQuoteIdentifier(name) + " in table " +
+                 table.QualifiedName());
+  }
+  return static_cast<size_t>(index);
+}
+
+// Which kinds of columns the IF conditions name.
+struct ConditionColumns {
+  bool regular = false;
+  bool is_static = false;
+};
+
+// IF conditions are evaluated by the LWT path, not here; preparing them
+// checks their columns and records the specs of their markers.
+ConditionColumns PrepareConditions(const TableMetadata& table,
+                                   const std::vector<cql::Condition>& conditions,
+                                   BindSpecCollector& binds) {
+  ConditionColumns kinds;
+  for (const cql::Condition& condition : conditions) {
+    const ColumnMetadata& column = table.columns[RequireColumn(table, condition.column)];
+    types::TypePtr type = column.type;
+    std::string receiver = column.name;
+    if (condition.lhs == cql::Condition::Lhs::kElement && condition.element) {
+      const types::CqlType& t = *column.type;
+      if (t.kind() == types::Kind::kList) {
+        (void)PrepareTerm(*condition.element, "idx(" + column.name + ")",
+                          types::CqlType::Native(types::Kind::kInt), binds);
+        type = t.params()[0];
+      } else if (t.kind() == types::Kind::kMap) {
+        (void)PrepareTerm(*condition.element, "key(" + column.name + ")", t.params()[0], binds);
+        type = t.params()[1];
+      } else {
+        ThrowInvalid("Invalid element access syntax for non-collection column " + column.name);
+      }
+      receiver = "value(" + column.name + ")";
+    } else if (condition.lhs == cql::Condition::Lhs::kField) {
+      const auto& names = column.type->field_names();
+      auto it = std::find(names.begin(), names.end(), condition.field);
+      if (column.type->kind() != types::Kind::kUdt || it == names.end()) {
+        ThrowInvalid("Invalid field selection: " + column.name +
+                     " is not a user type or has no "
+                     "field named " +
+                     condition.field);
+      }
+      type = column.type->params()[static_cast<size_t>(it - names.begin())];
+      receiver = column.name + "." + condition.field;
+    }
+    if (condition.in_marker) {
+      (void)PrepareTerm(condition.values.at(0), "in(" + receiver + ")", types::CqlType::List(type),
+                        binds);
+    } else {
+      for (const auto& term : condition.values) (void)PrepareTerm(term, receiver, type, binds);
+    }
+    if (column.is_primary_key()) {
+      ThrowInvalid("PRIMARY KEY column '" + column.name + "' cannot have IF conditions");
+    }
+    (column.kind == ColumnKind::kStatic ? kinds.is_static : kinds.regular) = true;
+  }
+  return kinds;
+}
+
+cql::Relation EqualityRelation(const std::string& column, const cql::Term& value) {
+  cql::Relation relation;
+  relation.lhs = cql::Relation::Lhs::kColumn;
+  relation.columns = {column};
+  relation.op = cql::Relation::Op::kEq;
+  relation.terms = {value};
+  return relation;
+}
+
+}  // namespace
+
+void ModificationStatement::PrepareJson(ModificationStatement& s,
+                                        const cql::InsertStatement& insert,
+                                        BindSpecCollector& binds) {
+  s.json_ = true;
+  s.json_default_unset_ = insert.default_unset;
+  s.json_document_ = PrepareTerm(insert.json_value.value_or(cql::Term{}), "[json]",
+                                 types::CqlType::Native(types::Kind::kText), binds);
+  // A document written in the query is checked when the statement is prepared, as Cassandra does.
+  if (s.json_document_->kind == PreparedTerm::Kind::kConstant) {
+    s.json_literal_values_ = ParseInsertJson(s.json_document_->constant, *s.table_);
+  } else if (s.json_document_->kind == PreparedTerm::Kind::kNull) {
+    ThrowInvalid("Got null for INSERT JSON values");
+  }
+}
+
+namespace {
+
+// INSERT's (columns) VALUES (values): key columns become `=` relations, as
+// Cassandra synthesizes them; the others become `c = v` operations.
+template <typename AddOperation>
+void PrepareInsertValues(const cql::InsertStatement& insert, const TableMetadata& table,
+                         BindSpecCollector& binds, std::vector<cql::Relation>& insert_where,
+                         bool& clustering_set, AddOperation&& add_operation) {
+  if (insert.columns.empty()) ThrowInvalid("No columns provided to INSERT");
+  if (insert.columns.size() != insert.values.size()) {
+    ThrowInvalid("Unmatched column names/values");
+  }
+  for (size_t i = 0; i < insert.columns.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (insert.columns[i] == insert.columns[j]) {
+        ThrowInvalid("The column names contains duplicates");
+      }
+    }
+  }
+  for (size_t i = 0; i < insert.columns.size(); ++i) {
+    const size_t index = RequireColumn(table, insert.columns[i]);
+    const ColumnMetadata& column = table.columns[index];
+    if (column.kind == ColumnKind::kClustering) clustering_set = true;
+    if (column.is_primary_key()) {
+      insert_where.push_back(EqualityRelation(column.name, insert.values[i]));
+    } else {
+      add_operation(UpdateOperation::PrepareSetValue(column, index, insert.values[i], binds));
+    }
+  }
+}
+
+bool RowIsEmpty(const storage::RowWrite& row) {
+  return row.marker.is_empty() && row.deletion.is_live() && row.collection_deletions.empty() &&
+         row.cells.empty();
+}
+
+}  // namespace
+
+std::shared_ptr<const ModificationStatement> ModificationStatement::Prepare(
+    const cql::ModificationStatement& raw, int marker_count, const schema::Schema& schema,
+    std::optional<std::string_view> keyspace) {
+  auto statement = std::make_shared<ModificationStatement>();
+  ModificationStatement& s = *statement;
+  const cql::QualifiedName& name =
+      std::visit([](const auto& st) -> const cql::QualifiedName& { return st.table; }, raw);
+  const cql::Attributes& raw_attributes =
+      std::visit([](const auto& st) -> const cql::Attributes& { return st.attributes; }, raw);
+  s.table_ = ResolveTable(name, schema, keyspace);
+  s.fully_qualified_ = name.keyspace.has_value();
+  const TableMetadata& table = *s.table_;
+  for (const auto& column : table.columns) {
+    if (column.type->kind() == types::Kind::kCounter) s.is_counter_ = true;
+  }
+
+  BindSpecCollector binds(table.keyspace, table.name, marker_count);
+  s.attributes_ = WriteAttributes::Prepare(raw_attributes, binds);
+
+  // IF ...: Cassandra prepares the conditions before the operations.
+  const std::vector<cql::Condition>* conditions = nullptr;
+  if (const auto* update = std::get_if<cql::UpdateStatement>(&raw)) {
+    s.has_conditions_ = update->if_exists || !update->conditions.empty();
+    conditions = &update->conditions;
+  } else if (const auto* del = std::get_if<cql::DeleteStatement>(&raw)) {
+    s.has_conditions_ = del->if_exists || !del->conditions.empty();
+    conditions = &del->conditions;
+  } else {
+    s.has_conditions_ = std::get<cql::InsertStatement>(raw).if_not_exists;
+  }
+  ConditionColumns condition_columns;
+  if (conditions != nullptr && !conditions->empty()) {
+    if (s.attributes_.has_timestamp()) {
+      ThrowInvalid("Cannot provide custom timestamp for conditional updates");
+    }
+    condition_columns = PrepareConditions(table, *conditions, binds);
+  }
+
+  auto add_operation = [&](UpdateOperation op) {
+    s.requires_read_ |= op.requires_read();
+    if (table.columns[op.column()].kind == ColumnKind::kStatic) {
+      s.static_operations_.push_back(std::move(op));
+    } else {
+      s.regular_operations_.push_back(std::move(op));
+    }
+  };
+
+  std::vector<cql::Relation> insert_where;
+  std::optional<BindSpecCollector> json_binds;  // INSERT JSON: one marker per column
+  const std::vector<cql::Relation>* where = &insert_where;
+  const char* type_name = "INSERT";
+  bool clustering_set = false;  // INSERT names a clustering column
+  if (const auto* insert = std::get_if<cql::InsertStatement>(&raw)) {
+    s.kind_ = Kind::kInsert;
+    if (s.is_counter_) {
+      ThrowInvalid("INSERT statements are not allowed on counter tables, use UPDATE instead");
+    }
+    if (insert->json) {
+      PrepareJson(s, *insert, binds);
+      json_binds.emplace(table.keyspace, table.name, static_cast<int>(table.columns.size()));
+      for (size_t index = 0; index < table.columns.size(); ++index) {
+        const ColumnMetadata& column = table.columns[index];
+        cql::Term marker;
+        marker.kind = cql::Term::Kind::kBindMarker;
+        marker.bind_index = static_cast<int>(index);
+        if (column.kind == ColumnKind::kClustering) clustering_set = true;
+        if (column.is_primary_key()) {
+          insert_where.push_back(EqualityRelation(column.name, marker));
+        } else {
+          add_operation(UpdateOperation::PrepareSetValue(column, index, marker, *json_binds));
+        }
+      }
+    } else {
+      PrepareInsertValues(*insert, table, binds, insert_where, clustering_set, add_operation);
+    }
+  } else if (const auto* update = std::get_if<cql::UpdateStatement>(&raw)) {
+    s.kind_ = Kind::kUpdate;
+    type_name = "UPDATE";
+    for (const auto& raw_op : update->operations) {
+      const size_t index = RequireColumn(table, raw_op.column);
+      const ColumnMetadata& column = table.columns[index];
+      if (column.is_primary_key()) {
+        ThrowInvalid("PRIMARY KEY part " + column.name + " found in SET part");
+      }
+      add_operation(UpdateOperation::PrepareUpdate(column, index, raw_op, binds));
+    }
+    where = &update->where;
+  } else {
+    const auto& del = std::get<cql::DeleteStatement>(raw);
+    s.kind_ = Kind::kDelete;
+    type_name = "DELETE";
+    for (const auto& deletion : del.deletions) {
+      const size_t index = RequireColumn(table, deletion.column);
+      const ColumnMetadata& column = table.columns[index];
+      if (column.is_primary_key()) {
+        ThrowInvalid("Invalid identifier " + column.name +
+                     " for deletion (should not be a PRIMARY KEY part)");
+      }
+      add_operation(UpdateOperation::PrepareDeletion(column, index, deletion, binds));
+    }
+    where = &del.where;
+  }
+
+  // Cassandra's appliesOnlyToStaticColumns.
+  s.static_only_ = !clustering_set && s.regular_operations_.empty() && !condition_columns.regular &&
+                   (!s.static_operations_.empty() || condition_columns.is_static);
+  s.where_ = ModificationWhere::Prepare(table, *where, type_name, s.static_only_,
+                                        json_binds ? *json_binds : binds);
+  if (json_binds) s.json_column_specs_ = json_binds->Take();
+
+  if (s.has_conditions_ && s.is_counter_) {
+    ThrowInvalid("Conditional updates are not supported on counter tables");
+  }
+  if (s.has_conditions_ && s.attributes_.has_timestamp()) {
+    ThrowInvalid("Cannot provide custom timestamp for conditional updates");
+  }
+  if (s.kind_ == Kind::kDelete && s.has_conditions_ && table.clustering_size() > 0 &&
+      (s.where_.has_slices() || !s.where_.has_clustering())) {
+    if (!s.regular_operations_.empty()) {
+      ThrowInvalid(
+          "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
+          "order to delete non static columns");
+    }
+    if (condition_columns.regular) {
+      ThrowInvalid(
+          "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
+          "order to use IF condition on non static columns");
+    }
+  }
+  // ModificationStatement.validate.
+  if (s.is_counter_ && s.attributes_.has_timestamp()) {
+    ThrowInvalid("Cannot provide custom timestamp for counter updates");
+  }
+  if (s.is_counter_ && s.attributes_.has_ttl()) {
+    ThrowInvalid("Cannot provide custom TTL for counter updates");
+  }
+  if (table.is_virtual && s.attributes_.has_timestamp()) {
+    ThrowInvalid("Custom timestamp is not supported by virtual tables");
+  }
+  if (table.is_virtual && s.attributes_.has_ttl()) {
+    ThrowInvalid("Expiring columns are not supported by virtual tables");
+  }
+  if (table.is_virtual && s.has_conditions_) {
+    ThrowInvalid("Conditional updates are not supported by virtual tables");
+  }
+  s.bind_specs_ = binds.Take();
+  return statement;
+}
+
+std::vector<storage::Mutation> ModificationStatement::BuildMutations(
+    const BoundValues& values, const protocol::QueryParameters& params, Clock& clock,
+    const cluster::Coordinator* reader) const {
+  const TableMetadata& table = *table_;
+  if (has_conditions_) {
+    ThrowInvalid("Conditional updates (IF ...) are not supported by Sibyl yet");
+  }
+  if (table.is_virtual) {
+    ThrowInvalid("Modification is not supported by table " + table.QualifiedName());
+  }
+  WriteContext context;
+  context.clock = &clock;
+  context.now_seconds = params.now_in_seconds.value_or(clock.NowSeconds());
+  const int64_t fallback =
+      params.default_timestamp ? *params.default_timestamp : clock.NextTimestampMicros();
+  context.timestamp = attributes_.Timestamp(values, fallback);
+  if (kind_ != Kind::kDelete) {
+    context.ttl = attributes_.TimeToLive(values, table, context.now_seconds);
+  }
+
+  // INSERT JSON: the document's value of every column, bound to the columns' own markers.
+  JsonColumnValues json_values;
+  protocol::QueryParameters json_params;
+  std::optional<BoundValues> json_bound;
+  if (json_) {
+    if (json_literal_values_) {
+      json_values = *json_literal_values_;
+    } else {
+      const Value document = json_document_->Bind(values);
+      if (document.is_null() || document.is_unset()) {
+        ThrowInvalid("Got null for INSERT JSON values");
+      }
+      json_values = ParseInsertJson(document.bytes, table);
+    }
+    json_params.values.reserve(table.columns.size());
+    for (size_t i = 0; i < table.columns.size(); ++i) {
+      if (!json_values.present[i]) {
+        json_params.values.push_back(json_default_unset_ ? Value::Unset() : Value::Null());
+      } else if (json_values.values[i]) {
+        json_params.values.push_back(Value::Of(*json_values.values[i]));
+      } else {
+        json_params.values.push_back(Value::Null());
+      }
+    }
+    json_bound.emplace(json_column_specs_, json_params);
+  }
+  // The values of the key columns and the column operations.
+  const BoundValues& data = json_ ? *json_bound : values;
+
+  const std::vector<Bytes> keys = where_.PartitionKeys(table, data);
+  std::vector<storage::Mutation> mutations;
+  auto new_mutation = [&](const Bytes& key) {
+    storage::Mutation mutation;
+    mutation.table_id = table.id;
+    mutation.partition = storage::PartitionKey{cluster::Murmur3Token(key), key};
+    return mutation;
+  };
+
+  if (where_.has_slices()) {
+    if (!regular_operations_.empty() || !static_operations_.empty()) {
+      ThrowInvalid("Range deletions are not supported for specific columns");
+    }
+    const std::vector<DeletedRange> ranges = where_.Slices(table, data);
+    if (ranges.empty()) return mutations;
+    for (const Bytes& key : keys) {
+      storage::Mutation mutation = new_mutation(key);
+      for (const DeletedRange& range : ranges) {
+        mutation.range_tombstones.push_back(storage::RangeTombstone{
+            range.start, range.end, storage::DeletionTime{context.timestamp, context.now_seconds}});
+      }
+      mutations.push_back(std::move(mutation));
+    }
+    return mutations;
+  }
+
+  std::vector<storage::Clustering> clusterings;
+  if (where_.has_clustering()) {
+    clusterings = where_.Clusterings(table, data);
+    if (clusterings.empty()) return mutations;  // an empty IN writes nothing
+  } else {
+    clusterings.emplace_back();
+  }
+  // Cassandra's updatesRegularRows(): the full clustering is known, or the table has none.
+  const bool updates_regular_row = table.clustering_size() == 0 || where_.has_clustering();
+  for (const Bytes& key : keys) {
+    storage::Mutation mutation = new_mutation(key);
+    for (const storage::Clustering& clustering : clusterings) {
+      AddRowWrites(mutation, clustering, updates_regular_row, data, context, reader);
+    }
+    if (!mutation.empty()) mutations.push_back(std::move(mutation));
+  }
+  return mutations;
+}
+
+void ModificationStatement::AddRowWrites(storage::Mutation& mutation,
+                                         const storage::Clustering& clustering,
+                                         bool updates_regular_row, const BoundValues& data,
+                                         const WriteContext& context,
+                                         const cluster::Coordinator* reader) const {
+  const TableMetadata& table = *table_;
+  const storage::DeletionTime deletion{context.timestamp, context.now_seconds};
+  if (kind_ == Kind::kDelete && regular_operations_.empty() && static_operations_.empty()) {
+    if (clustering.empty()) {
+      mutation.partition_deletion = deletion;  // the whole partition
+    } else {
+      storage::RowWrite row;
+      row.clustering = clustering;
+      row.deletion = deletion;
+      mutation.rows.push_back(std::move(row));
+    }
+    return;
+  }
+  if (kind_ == Kind::kDelete && !regular_operations_.empty() && clustering.empty() &&
+      table.clustering_size() > 0) {
+    ThrowInvalid("Range deletions are not supported for specific columns");
+  }
+
+  auto apply = [&](const std::vector<UpdateOperation>& operations, storage::RowWrite& row,
+                   const storage::Clustering* read_clustering) {
+    std::optional<storage::ReadRow> current;
+    bool read_done = false;
+    for (const UpdateOperation& op : operations) {
+      if (op.requires_read() && !read_done) {
+        current = ReadCurrent(mutation.partition, read_clustering, context.now_seconds, reader);
+        read_done = true;
+      }
+      op.Apply(table.columns[op.column()], data, context, current ? &*current : nullptr, row);
+    }
+  };
+
+  const bool writes_regular_row =
+      kind_ == Kind::kDelete ? !regular_operations_.empty() : updates_regular_row;
+  if (writes_regular_row) {
+    storage::RowWrite row;
+    row.clustering = clustering;
+    // INSERT writes the row's primary key liveness; UPDATE does not (CASSANDRA-6782).
+    if (kind_ == Kind::kInsert) {
+      row.marker.timestamp = context.timestamp;
+      row.marker.ttl = context.ttl;
+      row.marker.local_expiration_time =
+          context.ttl > 0 ? context.now_seconds + context.ttl : storage::kNoDeletionTime;
+    }
+    apply(regular_operations_, row, &clustering);
+    if (!RowIsEmpty(row)) mutation.rows.push_back(std::move(row));
+  }
+  if (!static_operations_.empty()) {
+    // With IN on the clustering, every row shares the one static row.
+    auto it = std::find_if(mutation.rows.begin(), mutation.rows.end(),
+                           [](const storage::RowWrite& r) { return r.is_static; });
+    if (it != mutation.rows.end()) return;
+    storage::RowWrite row;
+    row.is_static = true;
+    apply(static_operations_, row, nullptr);
+    if (!RowIsEmpty(row)) mutation.rows.push_back(std::move(row));
+  }
+}
+
+std::optional<storage::ReadRow> ModificationStatement::ReadCurrent(
+    const storage::PartitionKey& partition, const storage::Clustering* clustering,
+    int32_t now_seconds, const cluster::Coordinator* reader) const {
+  if (reader == nullptr) {
+    throw CqlError(ErrorCode::kServerError,
+                   "This list operation needs to read the current list, but no reader was given");
+  }
+  const TableMetadata& table = *table_;
+  storage::ReadCommand command;
+  command.table_id = table.id;
+  command.partitions = {partition};
+  command.now_seconds = now_seconds;
+  std::vector<std::string> columns;
+  for (const auto* operations : {&regular_operations_, &static_operations_}) {
+    for (const UpdateOperation& op : *operations) {
+      if (op.requires_read()) columns.push_back(table.columns[op.column()].name);
+    }
+  }
+  command.columns = std::move(columns);
+  if (clustering != nullptr) {
+    storage::ClusteringSlice slice;
+    slice.start = storage::ClusteringBound{*clustering, true};
+    slice.end = storage::ClusteringBound{*clustering, true};
+    command.slices = {std::move(slice)};
+  } else {
+    command.per_partition_limit = 1;  // only the static row is wanted
+  }
+  storage::ReadResult result = reader->Read(command);
+  if (result.partitions.empty()) return std::nullopt;
+  storage::ReadPartition& read = result.partitions.front();
+  if (clustering == nullptr) return std::move(read.static_row);
+  for (storage::ReadRow& row : read.rows) {
+    if (row.clustering == *clustering) return std::move(row);
+  }
+  return std::nullopt;
+}
+
+}  // namespace sibyl::query

@@ -1,0 +1,158 @@
+#include "storage/reconcile.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "storage/cell_merge_operator.h"
+#if __has_include("storage/reference_engine.h")
+#include "storage/reference_engine.h"
+#define SIBYL_HAVE_REFERENCE_ENGINE 1
+#endif
+
+namespace sibyl::storage {
+namespace {
+
+Cell Regular(int64_t ts, Bytes value) {
+  return {Cell::Kind::kRegular, ts, 0, kNoDeletionTime, value};
+}
+Cell Expiring(int64_t ts, int32_t ttl, int32_t expiry, Bytes value) {
+  return {Cell::Kind::kExpiring, ts, ttl, expiry, value};
+}
+Cell Tombstone(int64_t ts, int32_t deleted_at) {
+  return {Cell::Kind::kTombstone, ts, 0, deleted_at, {}};
+}
+Cell Counter(int64_t ts, int64_t delta) {
+  Bytes v;
+  AppendBE64(v, static_cast<uint64_t>(delta));
+  return {Cell::Kind::kCounter, ts, 0, kNoDeletionTime, v};
+}
+
+// Reconciliation must not depend on argument order.
+Cell Both(const Cell& a, const Cell& b) {
+  Cell ab = Reconcile(a, b);
+  EXPECT_EQ(ab, Reconcile(b, a));
+  return ab;
+}
+
+TEST(CellReconcileTest, HigherTimestampWins) {
+  EXPECT_EQ(Both(Regular(1, "b"), Regular(2, "a")), Regular(2, "a"));
+  EXPECT_EQ(Both(Tombstone(1, 100), Regular(2, "a")), Regular(2, "a"));
+  EXPECT_EQ(Both(Expiring(3, 10, 50, "x"), Tombstone(2, 100)), Expiring(3, 10, 50, "x"));
+}
+
+TEST(CellReconcileTest, TombstoneWinsATie) {
+  EXPECT_EQ(Both(Tombstone(5, 1), Regular(5, "zzz")), Tombstone(5, 1));
+  EXPECT_EQ(Both(Tombstone(5, 1), Expiring(5, 10, 999, "zzz")), Tombstone(5, 1));
+}
+
+TEST(CellReconcileTest, ExpiringWinsATieWithRegular) {
+  // CASSANDRA-14592: even when the regular value is greater.
+  EXPECT_EQ(Both(Expiring(5, 10, 20, "a"), Regular(5, "z")), Expiring(5, 10, 20, "a"));
+}
+
+TEST(CellReconcileTest, LaterLocalDeletionTimeWinsBetweenSameKind) {
+  EXPECT_EQ(Both(Expiring(5, 10, 20, "z"), Expiring(5, 30, 40, "a")), Expiring(5, 30, 40, "a"));
+  EXPECT_EQ(Both(Tombstone(5, 10), Tombstone(5, 11)), Tombstone(5, 11));
+}
+
+TEST(CellReconcileTest, GreaterValueWinsBetweenLiveCells) {
+  EXPECT_EQ(Both(Regular(5, "a"), Regular(5, "b")), Regular(5, "b"));
+  // Unsigned byte order: 0x80 > 0x7f.
+  EXPECT_EQ(Both(Regular(5, "\x7f"), Regular(5, "\x80")), Regular(5, "\x80"));
+  EXPECT_EQ(Both(Regular(5, "a"), Regular(5, "ab")), Regular(5, "ab"));
+  EXPECT_EQ(Both(Expiring(5, 10, 20, "a"), Expiring(5, 10, 20, "b")), Expiring(5, 10, 20, "b"));
+}
+
+TEST(CellReconcileTest, CountersAddUpAndKeepTheLaterTimestamp) {
+  EXPECT_EQ(Both(Counter(1, 5), Counter(3, -2)), Counter(3, 3));
+  // Associative: ((a+b)+c) == (a+(b+c)).
+  EXPECT_EQ(Reconcile(Reconcile(Counter(1, 1), Counter(2, 2)), Counter(3, 3)),
+            Reconcile(Counter(1, 1), Reconcile(Counter(2, 2), Counter(3, 3))));
+}
+
+TEST(CellReconcileTest, CounterTombstoneAlwaysWins) {
+  EXPECT_EQ(Both(Tombstone(1, 7), Counter(100, 5)), Tombstone(1, 7));
+}
+
+TEST(CellReconcileTest, LivenessSupersedes) {
+  LivenessInfo plain{10, 0, kNoDeletionTime};
+  LivenessInfo later{11, 0, kNoDeletionTime};
+  LivenessInfo expiring{10, 5, 100};
+  LivenessInfo expiring_longer{10, 5, 200};
+  EXPECT_TRUE(LivenessSupersedes(later, plain));
+  EXPECT_TRUE(LivenessSupersedes(expiring, plain));  // a tie: the expiring one
+  EXPECT_FALSE(LivenessSupersedes(plain, expiring));
+  EXPECT_TRUE(LivenessSupersedes(expiring_longer, expiring));
+  EXPECT_EQ(Reconcile(plain, later), later);
+}
+
+TEST(CellReconcileTest, DeletionSupersedes) {
+  DeletionTime a{10, 100}, b{10, 101}, c{11, 1};
+  EXPECT_EQ(Reconcile(a, b), b);
+  EXPECT_EQ(Reconcile(b, a), b);
+  EXPECT_EQ(Reconcile(b, c), c);
+}
+
+TEST(CellMergeOperatorTest, MergesStoredValuesAndRefusesMismatches) {
+  CellMergeOperator merge;
+  Bytes a, b, out;
+  EncodeCell(Regular(1, "old"), a);
+  EncodeCell(Regular(2, "new"), b);
+  rocksdb::Slice sa(a), sb(b);
+  ASSERT_TRUE(merge.Merge("k", &sa, sb, &out, nullptr));
+  EXPECT_EQ(DecodeCell(out)->ToCell(), Regular(2, "new"));
+  ASSERT_TRUE(merge.Merge("k", nullptr, sa, &out, nullptr));
+  EXPECT_EQ(out, a);
+  Bytes deletion;
+  EncodeDeletion({5, 5}, deletion);
+  rocksdb::Slice sd(deletion);
+  EXPECT_FALSE(merge.Merge("k", &sa, sd, &out, nullptr));
+  rocksdb::Slice garbage("C");
+  EXPECT_FALSE(merge.Merge("k", &sa, garbage, &out, nullptr));
+}
+
+TEST(CellCodecTest, RoundTrips) {
+  Bytes out;
+  Cell cell = Expiring(-7, 60, 1234, std::string("v\0", 2));
+  EncodeCell(cell, out);
+  EXPECT_EQ(DecodeCell(out)->ToCell(), cell);
+  out.clear();
+  EncodeLiveness({9, 3, 12}, out);
+  EXPECT_EQ(DecodeLiveness(out), (LivenessInfo{9, 3, 12}));
+  out.clear();
+  EncodeDeletion({kNoTimestamp + 1, 77}, out);
+  EXPECT_EQ(DecodeDeletion(out), (DeletionTime{kNoTimestamp + 1, 77}));
+  EXPECT_FALSE(DecodeDeletion("D12"));
+}
+
+#ifdef SIBYL_HAVE_REFERENCE_ENGINE
+// The same rules as the reference engine's, on random small values (ties in
+// every field are frequent).
+TEST(CellReconcileTest, AgreesWithTheReferenceEngine) {
+  std::mt19937 rng(7);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  auto random_cell = [&](bool counter) {
+    int kind = pick(0, 2);
+    int64_t ts = pick(1, 3);
+    if (kind == 0) return Tombstone(ts, pick(1, 3));
+    if (counter) return Counter(ts, pick(-2, 2));
+    if (kind == 1)
+      return Expiring(ts, pick(1, 2), pick(1, 3), Bytes(1, static_cast<char>(pick(0, 2))));
+    return Regular(ts, Bytes(pick(0, 2), static_cast<char>(pick(0, 2))));
+  };
+  for (int i = 0; i < 5000; ++i) {
+    bool counter = i % 3 == 0;
+    Cell a = random_cell(counter), b = random_cell(counter);
+    ASSERT_EQ(Reconcile(a, b), ReferenceEngine::ReconcileCells(a, b)) << i;
+    LivenessInfo x{pick(1, 3), pick(0, 2), pick(1, 3)};
+    LivenessInfo y{pick(1, 3), pick(0, 2), pick(1, 3)};
+    if (x.ttl == 0) x.local_expiration_time = kNoDeletionTime;
+    if (y.ttl == 0) y.local_expiration_time = kNoDeletionTime;
+    ASSERT_EQ(Reconcile(x, y), ReferenceEngine::ReconcileMarkers(x, y)) << i;
+  }
+}
+#endif
+
+}  // namespace
+}  // namespace sibyl::storage

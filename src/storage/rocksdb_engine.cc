@@ -1,0 +1,246 @@
+#include "storage/rocksdb_engine.h"
+
+#include <rocksdb/write_batch.h>
+
+#include <mutex>
+#include <set>
+#include <stdexcept>
+
+#include "storage/mutation_writer.h"
+#include "storage/table_family_options.h"
+#include "storage/table_reader.h"
+
+namespace sibyl::storage {
+namespace {
+
+// The default column family holds no table; it keeps each table's options
+// under this prefix + the table id.
+constexpr std::string_view kOptionsKeyPrefix = "table_options/";
+
+void Check(const rocksdb::Status& status, const std::string& what) {
+  if (!status.ok()) throw std::runtime_error(what + ": " + status.ToString());
+}
+
+// The options every table had when last synced, read before opening so that
+// each column family opens with its compaction style.
+std::map<std::string, StorageOptions> ReadStoredOptions(const std::string& directory) {
+  std::map<std::string, StorageOptions> stored;
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Options options;
+  if (!rocksdb::DB::OpenForReadOnly(options, directory, &raw).ok()) return stored;
+  std::unique_ptr<rocksdb::DB> db(raw);
+  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek(kOptionsKeyPrefix); it->Valid() && it->key().starts_with(kOptionsKeyPrefix);
+       it->Next()) {
+    auto decoded = DecodeStorageOptions(BytesView(it->value().data(), it->value().size()));
+    if (decoded) {
+      stored[it->key().ToString().substr(kOptionsKeyPrefix.size())] = std::move(*decoded);
+    }
+  }
+  return stored;
+}
+
+bool SameFamilyOptions(const StorageOptions& a, const StorageOptions& b) {
+  return a.bloom_filter_fp_chance == b.bloom_filter_fp_chance && a.compaction == b.compaction &&
+         a.compression == b.compression && a.chunk_length_kb == b.chunk_length_kb;
+}
+
+}  // namespace
+
+std::unique_ptr<Engine> Engine::Open(const EngineOptions& options, Clock& clock) {
+  return std::make_unique<RocksDbEngine>(options, clock);
+}
+
+RocksDbEngine::RocksDbEngine(const EngineOptions& options, Clock& clock)
+    : options_(options), clock_(clock), cache_(rocksdb::NewLRUCache(options.block_cache_bytes)) {
+  const std::string directory = options.directory.string();
+  std::error_code error;
+  std::filesystem::create_directories(options.directory, error);
+  if (error) {
+    throw std::runtime_error("cannot create data directory " + directory + ": " + error.message());
+  }
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = true;
+  db_options.create_missing_column_families = true;
+  db_options.max_background_jobs = 2;
+  db_options.keep_log_file_num = 5;
+
+  std::vector<std::string> names;
+  if (!rocksdb::DB::ListColumnFamilies(db_options, directory, &names).ok()) {
+    names = {rocksdb::kDefaultColumnFamilyName};
+  }
+  auto stored =
+      names.size() > 1 ? ReadStoredOptions(directory) : std::map<std::string, StorageOptions>();
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (const auto& name : names) {
+    if (name == rocksdb::kDefaultColumnFamilyName) {
+      descriptors.emplace_back(name, rocksdb::ColumnFamilyOptions());
+      continue;
+    }
+    Table& table = tables_[name];
+    if (auto it = stored.find(name); it != stored.end()) table.options = it->second;
+    table.purge_state = std::make_shared<TablePurgeState>(clock_);
+    descriptors.emplace_back(name, TableFamilyOptions(table.options, cache_, table.purge_state));
+  }
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  Check(rocksdb::DB::Open(db_options, directory, descriptors, &handles, &raw),
+        "cannot open the database in " + directory);
+  db_.reset(raw);
+  for (size_t i = 0; i < handles.size(); ++i) {
+    if (descriptors[i].name == rocksdb::kDefaultColumnFamilyName) {
+      (void)db_->DestroyColumnFamilyHandle(handles[i]);  // DefaultColumnFamily() serves
+    } else {
+      tables_[descriptors[i].name].handle = handles[i];
+    }
+  }
+  syncer_ = std::make_unique<CommitlogSyncer>(*db_, options_);
+}
+
+RocksDbEngine::~RocksDbEngine() {
+  syncer_.reset();
+  for (auto& [name, table] : tables_) (void)db_->DestroyColumnFamilyHandle(table.handle);
+  (void)db_->Close();
+}
+
+const RocksDbEngine::Table& RocksDbEngine::FindTable(const types::Uuid& id) const {
+  auto it = tables_.find(id.ToString());
+  if (it == tables_.end() || !it->second.layout) {
+    throw std::runtime_error("unknown table " + id.ToString());
+  }
+  return it->second;
+}
+
+void RocksDbEngine::StoreOptions(const std::string& name, const StorageOptions* options) {
+  std::string key = std::string(kOptionsKeyPrefix) + name;
+  rocksdb::WriteOptions write;
+  write.sync = true;
+  if (options == nullptr) {
+    Check(db_->Delete(write, key), "cannot forget the options of table " + name);
+  } else {
+    Check(db_->Put(write, key, EncodeStorageOptions(*options)),
+          "cannot store the options of table " + name);
+  }
+}
+
+void RocksDbEngine::CreateFamily(const std::string& name, Table& table) {
+  Check(db_->CreateColumnFamily(TableFamilyOptions(table.options, cache_, table.purge_state), name,
+                                &table.handle),
+        "cannot create the column family of table " + name);
+}
+
+void RocksDbEngine::DropFamily(Table& table) {
+  Check(db_->DropColumnFamily(table.handle), "cannot drop a column family");
+  Check(db_->DestroyColumnFamilyHandle(table.handle), "cannot release a column family");
+  table.handle = nullptr;
+}
+
+void RocksDbEngine::SyncTables(const std::vector<TableLayout>& layouts) {
+  std::unique_lock lock(mutex_);
+  std::set<std::string> listed;
+  for (const auto& layout : layouts) {
+    std::string name = layout.id.ToString();
+    listed.insert(name);
+    auto shared_layout = std::make_shared<const TableLayout>(layout);
+    auto it = tables_.find(name);
+    if (it == tables_.end()) {
+      Table table;
+      table.options = layout.options;
+      table.purge_state = std::make_shared<TablePurgeState>(clock_);
+      table.purge_state->SetLayout(shared_layout);
+      (void)CompressionFor(layout.options.compression);  // refuse before creating
+      CreateFamily(name, table);
+      table.layout = std::move(shared_layout);
+      tables_.emplace(name, std::move(table));
+      StoreOptions(name, &layout.options);
+      continue;
+    }
+    Table& table = it->second;
+    table.purge_state->SetLayout(shared_layout);
+    table.layout = std::move(shared_layout);
+    if (!SameFamilyOptions(table.options, layout.options)) {
+      // Compression changes now; the other family options (compaction
+      // style, block size, bloom filter) when the database is next opened.
+      if (table.options.compression != layout.options.compression) {
+        Check(db_->SetOptions(table.handle, {{"compression",
+                                              CompressionOptionValue(layout.options.compression)}}),
+              "cannot change the compression of table " + name);
+        table.options.compression = layout.options.compression;
+      }
+      StoreOptions(name, &layout.options);
+    }
+    table.options.gc_grace_seconds = layout.options.gc_grace_seconds;
+  }
+  for (auto it = tables_.begin(); it != tables_.end();) {
+    if (listed.count(it->first)) {
+      ++it;
+      continue;
+    }
+    DropFamily(it->second);
+    StoreOptions(it->first, nullptr);
+    it = tables_.erase(it);
+  }
+}
+
+void RocksDbEngine::Write(rocksdb::WriteBatch& batch) {
+  Check(db_->Write(syncer_->write_options(), &batch), "write failed");
+}
+
+void RocksDbEngine::Apply(const Mutation& mutation) { ApplyAll({&mutation}); }
+
+void RocksDbEngine::ApplyAll(const std::vector<const Mutation*>& mutations) {
+  {
+    std::shared_lock lock(mutex_);
+    rocksdb::WriteBatch batch;
+    for (const Mutation* mutation : mutations) {
+      const Table& table = FindTable(mutation->table_id);
+      AddMutationToBatch(*table.layout, table.handle, *mutation, batch);
+    }
+    if (batch.Count() == 0) return;
+    Write(batch);
+  }
+  syncer_->AwaitDurable();
+}
+
+ReadResult RocksDbEngine::Read(const ReadCommand& command) const {
+  std::shared_lock lock(mutex_);
+  const Table& table = FindTable(command.table_id);
+  return ReadTable(*table.layout, *db_, table.handle, command);
+}
+
+void RocksDbEngine::Truncate(const types::Uuid& table_id) {
+  std::unique_lock lock(mutex_);
+  Table& table = FindTable(table_id);
+  // Dropping the family removes its data at once; the drop and the new
+  // family are recorded (fsynced) in the MANIFEST, so a restart never sees
+  // the old rows, and WAL records of the dropped family are skipped.
+  DropFamily(table);
+  CreateFamily(table_id.ToString(), table);
+}
+
+void RocksDbEngine::Flush() {
+  std::shared_lock lock(mutex_);
+  rocksdb::FlushOptions flush;
+  flush.wait = true;
+  for (const auto& [name, table] : tables_) {
+    Check(db_->Flush(flush, table.handle), "flush of table " + name + " failed");
+  }
+  Check(db_->FlushWAL(/*sync=*/true), "WAL sync failed");
+}
+
+void RocksDbEngine::Compact(const types::Uuid& table_id) {
+  std::shared_lock lock(mutex_);
+  const Table& table = FindTable(table_id);
+  rocksdb::FlushOptions flush;
+  flush.wait = true;
+  Check(db_->Flush(flush, table.handle), "flush before compaction failed");
+  rocksdb::CompactRangeOptions compact;
+  compact.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+  // The first pass merges every key's versions into one value; the second
+  // lets the filter judge those fully merged values (purge_compaction_filter.h).
+  for (int pass = 0; pass < 2; ++pass) {
+    Check(db_->CompactRange(compact, table.handle, nullptr, nullptr), "compaction failed");
+  }
+}
+
+}  // namespace sibyl::storage

@@ -1,0 +1,65 @@
+#pragma once
+// The Engine on RocksDB (engine.h, docs/dev/storage.md): one database, one
+// column family per table named by the table's id, every write a Merge the
+// cell merge operator reconciles, expiry and purging in a compaction filter,
+// durability by commitlog_sync mode.
+
+#include <rocksdb/db.h>
+
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <utility>
+
+#include "storage/commitlog_syncer.h"
+#include "storage/engine.h"
+#include "storage/purge_compaction_filter.h"
+
+namespace sibyl::storage {
+
+class RocksDbEngine final : public Engine {
+ public:
+  // Use Engine::Open.
+  RocksDbEngine(const EngineOptions& options, Clock& clock);
+  ~RocksDbEngine() override;
+
+  void SyncTables(const std::vector<TableLayout>& tables) override;
+  void Apply(const Mutation& mutation) override;
+  void ApplyAll(const std::vector<const Mutation*>& mutations) override;
+  ReadResult Read(const ReadCommand& command) const override;
+  void Truncate(const types::Uuid& table_id) override;
+  void Flush() override;
+  void Compact(const types::Uuid& table_id) override;
+
+ private:
+  struct Table {
+    std::shared_ptr<const TableLayout> layout;  // nullptr: on disk, not synced yet
+    StorageOptions options;                     // what the family was opened with
+    std::shared_ptr<TablePurgeState> purge_state;
+    rocksdb::ColumnFamilyHandle* handle = nullptr;
+  };
+
+  // REQUIRES: mutex_ held (shared or exclusive).
+  const Table& FindTable(const types::Uuid& id) const;
+  Table& FindTable(const types::Uuid& id) {
+    return const_cast<Table&>(std::as_const(*this).FindTable(id));
+  }
+  // REQUIRES: mutex_ held exclusively.
+  void CreateFamily(const std::string& name, Table& table);
+  void DropFamily(Table& table);
+  void StoreOptions(const std::string& name, const StorageOptions* options);
+  void Write(rocksdb::WriteBatch& batch);
+
+  const EngineOptions options_;
+  Clock& clock_;
+  std::shared_ptr<rocksdb::Cache> cache_;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::unique_ptr<CommitlogSyncer> syncer_;
+  // Apply/Read hold it shared; SyncTables/Truncate (which replace column
+  // family handles) hold it exclusively.
+  mutable std::shared_mutex mutex_;
+  std::map<std::string, Table> tables_;  // GUARDED_BY(mutex_), by table id
+};
+
+}  // namespace sibyl::storage

@@ -1,0 +1,373 @@
+#include "storage/table_reader.h"
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+
+#include "storage/cell_codec.h"
+#include "storage/clustering_range.h"
+#include "storage/key_codec.h"
+#include "storage/reconcile.h"
+#include "storage/row_builder.h"
+
+namespace sibyl::storage {
+namespace {
+
+using Record = std::pair<Bytes, Bytes>;
+
+BytesView ToView(const rocksdb::Slice& slice) { return {slice.data(), slice.size()}; }
+
+bool StartsWith(BytesView s, BytesView prefix) {
+  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+
+Bytes WithKind(BytesView prefix, KeyKind kind) {
+  Bytes key(prefix);
+  AppendU8(key, static_cast<uint8_t>(kind));
+  return key;
+}
+
+void CheckStatus(const rocksdb::Iterator& it) {
+  if (!it.status().ok()) throw std::runtime_error("read failed: " + it.status().ToString());
+}
+
+class SnapshotHolder {
+ public:
+  explicit SnapshotHolder(rocksdb::DB& db) : db_(db), snapshot_(db.GetSnapshot()) {}
+  ~SnapshotHolder() { db_.ReleaseSnapshot(snapshot_); }
+  SnapshotHolder(const SnapshotHolder&) = delete;
+  SnapshotHolder& operator=(const SnapshotHolder&) = delete;
+  const rocksdb::Snapshot* get() const { return snapshot_; }
+
+ private:
+  rocksdb::DB& db_;
+  const rocksdb::Snapshot* snapshot_;
+};
+
+struct RangeDeletion {
+  ClusteringRange range;
+  DeletionTime deletion;
+};
+
+class Reader {
+ public:
+  Reader(const TableLayout& table, rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family,
+         const ReadCommand& command)
+      : table_(table),
+        db_(db),
+        family_(family),
+        command_(command),
+        snapshot_(db),
+        builder_(table, command.columns, command.now_seconds),
+        want_static_(WantsStatic()),
+        whole_partitions_(SelectsWholePartitions(command)) {
+    if (command_.resume_after) AppendPartitionPrefix(command_.resume_after->partition, resume_);
+  }
+
+  ReadResult Run() {
+    if (command_.row_limit <= 0 || command_.partition_limit <= 0) return {};
+    if (!command_.partitions.empty()) {
+      ReadNamedPartitions();
+    } else {
+      ReadTokenRange();
+    }
+    result_.tombstones_scanned = builder_.tombstones() + other_tombstones_;
+    return std::move(result_);
+  }
+
+ private:
+  bool WantsStatic() const {
+    for (const auto& column : table_.columns) {
+      if (!column.is_static) continue;
+      if (!command_.columns || std::find(command_.columns->begin(), command_.columns->end(),
+                                         column.name) != command_.columns->end()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static bool SelectsWholePartitions(const ReadCommand& command) {
+    if (command.slices.empty()) return true;
+    return command.slices.size() == 1 && command.slices[0].start.prefix.empty() &&
+           command.slices[0].end.prefix.empty();
+  }
+
+  std::unique_ptr<rocksdb::Iterator> NewIterator(bool total_order) {
+    rocksdb::ReadOptions options;
+    options.snapshot = snapshot_.get();
+    options.total_order_seek = total_order;
+    options.prefix_same_as_start = !total_order;
+    return std::unique_ptr<rocksdb::Iterator>(db_.NewIterator(options, family_));
+  }
+
+  // Whether the partition with this prefix comes at or after the resume
+  // point (and so is read at all).
+  bool AtOrAfterResume(BytesView prefix) const {
+    if (!command_.resume_after) return true;
+    int order = prefix.compare(resume_);
+    if (order != 0) return order > 0;
+    return command_.resume_after->last_row.has_value() && !command_.resume_after->last_was_static;
+  }
+
+  void ReadNamedPartitions() {
+    std::vector<std::pair<Bytes, const PartitionKey*>> prefixes;
+    for (const auto& key : command_.partitions) {
+      Bytes prefix;
+      AppendPartitionPrefix(key, prefix);
+      prefixes.emplace_back(std::move(prefix), &key);
+    }
+    std::sort(prefixes.begin(), prefixes.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    prefixes.erase(std::unique(prefixes.begin(), prefixes.end(),
+                               [](const auto& a, const auto& b) { return a.first == b.first; }),
+                   prefixes.end());
+    for (const auto& [prefix, key] : prefixes) {
+      if (!AtOrAfterResume(prefix)) continue;
+      auto it = NewIterator(/*total_order=*/false);
+      if (!ReadOnePartition(*it, prefix, *key)) return;
+    }
+  }
+
+  // The key range [lo, hi) (hi empty: to the end) of tokens in (start, end].
+  static std::vector<std::pair<Bytes, Bytes>> TokenKeyRanges(const TokenRange& range) {
+    constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    auto lower = [](int64_t start) {
+      Bytes key;
+      if (start != kMin) AppendToken(start + 1, key);
+      return key;
+    };
+    auto upper = [](int64_t end) {
+      Bytes key;
+      if (end != kMin && end != kMax) AppendToken(end + 1, key);
+      return key;
+    };
+    std::vector<std::pair<Bytes, Bytes>> ranges;
+    if (range.end == kMin || range.start < range.end) {
+      if (range.start != kMax) ranges.emplace_back(lower(range.start), upper(range.end));
+    } else {  // wraps around the ring: in ring order, the part after start first
+      if (range.start != kMax) ranges.emplace_back(lower(range.start), Bytes());
+      ranges.emplace_back(Bytes(), upper(range.end));
+    }
+    return ranges;
+  }
+
+  void ReadTokenRange() {
+    auto it = NewIterator(/*total_order=*/true);
+    auto ranges = TokenKeyRanges(command_.range);
+    // Resuming: skip the key ranges before the one holding the resume point.
+    size_t first = 0;
+    if (command_.resume_after) {
+      for (size_t i = 0; i < ranges.size(); ++i) {
+        const auto& [lo, hi] = ranges[i];
+        if (BytesView(resume_) >= BytesView(lo) &&
+            (hi.empty() || BytesView(resume_) < BytesView(hi))) {
+          first = i;
+          break;
+        }
+      }
+    }
+    for (size_t i = first; i < ranges.size(); ++i) {
+      const auto& [lo, hi] = ranges[i];
+      Bytes seek_to = lo;
+      if (command_.resume_after && i == first && BytesView(seek_to) <= BytesView(resume_)) {
+        seek_to = AtOrAfterResume(resume_) ? resume_ : PrefixSuccessor(resume_);
+      }
+      it->Seek(seek_to);
+      while (it->Valid()) {
+        BytesView key = ToView(it->key());
+        if (!hi.empty() && key >= BytesView(hi)) break;
+        size_t length = PartitionPrefixLength(key);
+        auto partition = DecodePartitionPrefix(key.substr(0, length));
+        if (length == 0 || !partition) throw std::runtime_error("malformed stored key");
+        Bytes prefix(key.substr(0, length));
+        if (!ReadOnePartition(*it, prefix, *partition)) return;
+        Bytes next = PrefixSuccessor(prefix);
+        if (next.empty()) break;
+        it->Seek(next);
+      }
+      CheckStatus(*it);
+    }
+  }
+
+  // Reads one partition into the result. False when a limit ends the read.
+  bool ReadOnePartition(rocksdb::Iterator& it, const Bytes& prefix, const PartitionKey& key) {
+    ReadPartition partition;
+    partition.key = key;
+    // The partition deletion, then the range tombstones.
+    Bytes deletion_key = WithKind(prefix, KeyKind::kPartitionDeletion);
+    it.Seek(deletion_key);
+    DeletionTime partition_deletion;
+    if (it.Valid() && ToView(it.key()) == BytesView(deletion_key)) {
+      auto deletion = DecodeDeletion(ToView(it.value()));
+      if (!deletion) throw std::runtime_error("malformed partition deletion");
+      partition_deletion = *deletion;
+      ++other_tombstones_;
+      it.Next();
+    }
+    Bytes rt_prefix = WithKind(prefix, KeyKind::kRangeTombstone);
+    range_deletions_.clear();
+    for (; it.Valid() && StartsWith(ToView(it.key()), rt_prefix); it.Next()) {
+      auto bounds = ReadRangeTombstoneBounds(ToView(it.key()).substr(rt_prefix.size()));
+      auto deletion = DecodeDeletion(ToView(it.value()));
+      if (!bounds || !deletion) throw std::runtime_error("malformed range tombstone");
+      range_deletions_.push_back(
+          {EncodeClusteringRange(table_, bounds->first, bounds->second), *deletion});
+      ++other_tombstones_;
+    }
+    CheckStatus(it);
+
+    const ReadPosition* resume = nullptr;
+    if (command_.resume_after && BytesView(prefix) == BytesView(resume_)) {
+      resume = &*command_.resume_after;  // AtOrAfterResume: it has last_row
+    }
+    if (want_static_) {
+      Bytes static_prefix = WithKind(prefix, KeyKind::kStaticRow);
+      it.Seek(static_prefix);
+      builder_.Start(partition_deletion);
+      for (; it.Valid() && StartsWith(ToView(it.key()), static_prefix); it.Next()) {
+        builder_.Add(ToView(it.key()).substr(static_prefix.size()), ToView(it.value()));
+      }
+      CheckStatus(it);
+      partition.static_row = builder_.Finish({}, /*is_static=*/true);
+    }
+
+    int32_t rows_here = resume ? resume->rows_in_partition : 0;
+    bool row_limit_reached = false;
+    std::vector<ClusteringSlice> all_rows(1);
+    const auto& slices = command_.slices.empty() ? all_rows : command_.slices;
+    bool stopped = rows_here >= command_.per_partition_limit;
+    for (size_t i = 0; i < slices.size() && !stopped; ++i) {
+      const ClusteringSlice& slice = slices[command_.reversed ? slices.size() - 1 - i : i];
+      ClusteringRange range = EncodeClusteringRange(table_, slice.start, slice.end);
+      if (resume) NarrowToResume(*resume->last_row, range);
+      if (range.empty) continue;
+      stopped = ReadSlice(it, prefix, partition_deletion, range, [&](ReadRow row) {
+        partition.rows.push_back(std::move(row));
+        ++rows_here;
+        if (++rows_total_ >= command_.row_limit) row_limit_reached = true;
+        return row_limit_reached || rows_here >= command_.per_partition_limit;
+      });
+    }
+    // A partition with only its static row to show is returned, counting as
+    // one row, only when whole partitions are read (CQLLimits).
+    bool static_only = false;
+    if (partition.rows.empty()) {
+      if (!partition.static_row || !whole_partitions_ || resume != nullptr ||
+          command_.per_partition_limit <= 0) {
+        return true;
+      }
+      static_only = true;
+      if (++rows_total_ >= command_.row_limit) row_limit_reached = true;
+    }
+    result_.partitions.push_back(std::move(partition));
+    ++partitions_total_;
+    const ReadPartition& last = result_.partitions.back();
+    if (row_limit_reached) {
+      ReadPosition next;
+      next.partition = last.key;
+      if (static_only) {
+        next.last_was_static = true;
+      } else {
+        next.last_row = last.rows.back().clustering;
+        next.rows_in_partition = rows_here;
+      }
+      result_.next = std::move(next);
+      return false;
+    }
+    if (partitions_total_ >= command_.partition_limit) {
+      result_.next = ReadPosition{.partition = last.key};
+      return false;
+    }
+    return true;
+  }
+
+  // Keeps only the rows after `last_row` in the read's direction.
+  void NarrowToResume(const Clustering& last_row, ClusteringRange& range) const {
+    Bytes last;
+    AppendClustering(table_, last_row, last);
+    if (command_.reversed) {
+      if (!range.hi || BytesView(last) < BytesView(*range.hi)) range.hi = last;
+    } else {
+      Bytes after = PrefixSuccessor(last);
+      if (BytesView(after) > BytesView(range.lo)) range.lo = std::move(after);
+    }
+    if (range.hi && BytesView(*range.hi) <= BytesView(range.lo)) range.empty = true;
+  }
+
+  DeletionTime RowShadow(const DeletionTime& partition_deletion, BytesView clustering) const {
+    DeletionTime shadow = partition_deletion;
+    for (const auto& rt : range_deletions_) {
+      if (rt.range.Contains(clustering)) shadow = Reconcile(shadow, rt.deletion);
+    }
+    return shadow;
+  }
+
+  // Reads the rows of `range`, handing each live one to `emit`, which says
+  // whether to stop. Returns true when it stopped.
+  template <typename Emit>
+  bool ReadSlice(rocksdb::Iterator& it, const Bytes& prefix, const DeletionTime& deletion,
+                 const ClusteringRange& range, Emit&& emit) {
+    Bytes base = WithKind(prefix, KeyKind::kRow);
+    Bytes lo = base + range.lo;
+    std::optional<Bytes> hi;
+    if (range.hi) hi = base + *range.hi;
+    auto in_range = [&](BytesView key) {
+      return StartsWith(key, base) && key >= BytesView(lo) && (!hi || key < BytesView(*hi));
+    };
+    if (command_.reversed) {
+      it.SeekForPrev(hi ? *hi : PrefixSuccessor(base));
+    } else {
+      it.Seek(lo);
+    }
+    std::vector<Record> records;
+    while (it.Valid() && in_range(ToView(it.key()))) {
+      BytesView rest = ToView(it.key()).substr(base.size());
+      BytesView clustering = SkipClustering(table_, rest);
+      Bytes row_key = base + Bytes(clustering);
+      records.clear();
+      for (; it.Valid() && StartsWith(ToView(it.key()), row_key);
+           command_.reversed ? it.Prev() : it.Next()) {
+        records.emplace_back(Bytes(ToView(it.key()).substr(row_key.size())),
+                             Bytes(ToView(it.value())));
+      }
+      CheckStatus(it);
+      if (command_.reversed) std::reverse(records.begin(), records.end());
+      BytesView encoded = BytesView(row_key).substr(base.size());
+      builder_.Start(RowShadow(deletion, encoded));
+      for (const auto& [part, value] : records) builder_.Add(part, value);
+      BytesView decode_from = encoded;
+      if (auto row = builder_.Finish(ReadClustering(table_, decode_from), /*is_static=*/false)) {
+        if (emit(std::move(*row))) return true;
+      }
+    }
+    CheckStatus(it);
+    return false;
+  }
+
+  const TableLayout& table_;
+  rocksdb::DB& db_;
+  rocksdb::ColumnFamilyHandle* family_;
+  const ReadCommand& command_;
+  SnapshotHolder snapshot_;
+  RowBuilder builder_;
+  bool want_static_;
+  bool whole_partitions_;
+  Bytes resume_;  // the resume partition's prefix, when resuming
+  std::vector<RangeDeletion> range_deletions_;
+  ReadResult result_;
+  int64_t other_tombstones_ = 0;
+  int32_t rows_total_ = 0;
+  int32_t partitions_total_ = 0;
+};
+
+}  // namespace
+
+ReadResult ReadTable(const TableLayout& table, rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family,
+                     const ReadCommand& command) {
+  return Reader(table, db, family, command).Run();
+}
+
+}  // namespace sibyl::storage
