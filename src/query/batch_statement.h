@@ -21,6 +21,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -78,11 +79,35 @@ struct BatchChildRequest {
 void ValidateBatch(protocol::BatchType type, bool batch_timestamp_set,
                    const std::vector<const ModificationPlan*>& children);
 
-// Builds every child's mutations with `timestamp` as their default write
-// timestamp, merges those of a partition, and applies them atomically.
+// Cassandra 4.1's batch guard rails, by their cassandra.yaml names, with its defaults.
+struct BatchLimits {
+  int64_t size_warn_threshold_bytes = 5 * 1024;   // batch_size_warn_threshold
+  int64_t size_fail_threshold_bytes = 50 * 1024;  // batch_size_fail_threshold
+  int unlogged_across_partitions_warn_threshold = 10;
+};
+
+// How one batch runs.
+struct BatchExecution {
+  protocol::BatchType type = protocol::BatchType::kLogged;
+  int64_t timestamp = 0;  // the default write timestamp of every child
+  BatchLimits limits;
+  // Client warnings are appended here (Cassandra's ClientWarn).
+  std::vector<std::string>* warnings = nullptr;
+};
+
+// Builds every child's mutations, merges those of a partition, checks them
+// as Cassandra's BatchStatement does (a batch over several partitions larger
+// than the fail threshold is refused with "Batch too large"; warnings for
+// the warn threshold, unlogged batches over many partitions, and logged
+// batches on tables with gc_grace_seconds = 0), and applies them atomically.
 // REQUIRES: ValidateBatch passed.
-void ExecuteBatch(const std::vector<BatchChildRequest>& children, int64_t timestamp,
+void ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchExecution& execution,
                   cluster::Coordinator& coordinator);
+
+// The size Cassandra's batch thresholds measure (PartitionUpdate.dataSize):
+// clustering values, and per cell its timestamp, ttl and local deletion time
+// (16 bytes), value and element path; 12 bytes per collection deletion.
+[[nodiscard]] int64_t BatchDataSize(const storage::Mutation& mutation);
 
 // Runs one INSERT, UPDATE or DELETE. Throws CqlError(kInvalid) for a
 // conditional statement and for tables the engine does not store.

@@ -5,12 +5,17 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace sibyl::query {
 
 struct ClientState {
   std::optional<std::string> keyspace;  // set by USE; unqualified table names resolve in it
   int protocol_version = 4;
+  // Warnings for the client raised while the current request runs
+  // (Cassandra's ClientWarn). The server sends them with the response
+  // (protocol v4 and later) and clears them before the next request.
+  std::vector<std::string> warnings;
 };
 
 }  // namespace sibyl::query

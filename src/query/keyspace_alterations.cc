@@ -1,6 +1,8 @@
 // CREATE / ALTER / DROP KEYSPACE, as Cassandra 4.1's CreateKeyspaceStatement,
 // AlterKeyspaceStatement, DropKeyspaceStatement and KeyspaceAttributes.
 
+#include <spdlog/spdlog.h>
+
 #include <memory>
 
 #include "common/error.h"
@@ -31,6 +33,16 @@ void CheckStrategyAndValidate(const std::string& keyspace,
   schema::ValidateReplication(keyspace, replication, context.replication);
 }
 
+// Cassandra warns (and logs) once the new replication map is valid.
+void WarnOnReplication(const std::string& keyspace, const schema::ReplicationMap& replication,
+                       const SchemaChangeContext& context) {
+  for (std::string& warning :
+       schema::ReplicationWarnings(keyspace, replication, context.replication)) {
+    spdlog::warn("{}", warning);
+    if (context.warnings != nullptr) context.warnings->push_back(std::move(warning));
+  }
+}
+
 class CreateKeyspace final : public SchemaAlteration {
  public:
   CreateKeyspace(const cql::CreateKeyspaceStatement& s)
@@ -56,6 +68,7 @@ class CreateKeyspace final : public SchemaAlteration {
     created->replication =
         schema::PrepareReplication(*attributes_.GetMap("replication"), {}, context.replication);
     CheckStrategyAndValidate(keyspace(), created->replication, context);
+    WarnOnReplication(keyspace(), created->replication, context);
     schema::Schema::KeyspaceMap next = current.keyspaces();
     next.emplace(keyspace(), std::move(created));
     return next;
@@ -95,6 +108,7 @@ class AlterKeyspace final : public SchemaAlteration {
           schema::PrepareReplication(*replication, it->second->replication, context.replication);
     }
     CheckStrategyAndValidate(keyspace(), altered->replication, context);
+    WarnOnReplication(keyspace(), altered->replication, context);
     schema::Schema::KeyspaceMap next = current.keyspaces();
     next[keyspace()] = std::move(altered);
     return next;

@@ -41,6 +41,7 @@ QueryProcessor::QueryProcessor(schema::MetadataStore& metadata,
       schemas_(metadata.schemas()),
       node_(node),
       coordinator_(coordinator),
+      options_(options),
       virtual_rows_(virtual_tables, node),
       cache_(options.prepared_cache_capacity) {
   FollowSchemaChanges();
@@ -55,6 +56,7 @@ QueryProcessor::QueryProcessor(schema::SchemaStore& schemas,
       schemas_(schemas),
       node_(node),
       coordinator_(coordinator),
+      options_(options),
       virtual_rows_(virtual_tables, node),
       cache_(options.prepared_cache_capacity) {
   FollowSchemaChanges();
@@ -193,14 +195,17 @@ Result QueryProcessor::Batch(const protocol::BatchMessage& message, ClientState&
   std::vector<BatchChildRequest> children;
   children.reserve(plans.size());
   for (size_t i = 0; i < plans.size(); ++i) children.push_back({plans[i], &params[i]});
-  const int64_t timestamp =
-      message.default_timestamp.value_or(coordinator.clock().NextTimestampMicros());
-  ExecuteBatch(children, timestamp, coordinator);
+  BatchExecution execution{
+      .type = message.type,
+      .timestamp = message.default_timestamp.value_or(coordinator.clock().NextTimestampMicros()),
+      .limits = options_.batch_limits,
+      .warnings = &client.warnings};
+  ExecuteBatch(children, execution, coordinator);
   return VoidResult{};
 }
 
 Result QueryProcessor::RunBatch(const BatchPlan& batch, const BoundValues& values,
-                                const protocol::QueryParameters& params) {
+                                const protocol::QueryParameters& params, ClientState& client) {
   cluster::Coordinator& coordinator = RequireCoordinator();
   std::optional<int64_t> timestamp = params.default_timestamp;
   if (batch.timestamp) {
@@ -224,8 +229,12 @@ Result QueryProcessor::RunBatch(const BatchPlan& batch, const BoundValues& value
     }
     children.push_back({&child.plan, &p});
   }
-  ExecuteBatch(children, timestamp.value_or(coordinator.clock().NextTimestampMicros()),
-               coordinator);
+  BatchExecution execution{
+      .type = batch.type,
+      .timestamp = timestamp.value_or(coordinator.clock().NextTimestampMicros()),
+      .limits = options_.batch_limits,
+      .warnings = &client.warnings};
+  ExecuteBatch(children, execution, coordinator);
   return VoidResult{};
 }
 
@@ -264,7 +273,11 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
   }
   if (const auto* ddl = std::get_if<SchemaAlterationPtr>(&statement.plan)) {
     SchemaChangeContext context;
-    if (!node_.data_center.empty()) context.replication.datacenters = {node_.data_center};
+    context.warnings = &client.warnings;
+    if (!node_.data_center.empty()) {
+      context.replication.datacenters = {node_.data_center};
+      context.replication.node_counts = {{node_.data_center, 1}};
+    }
     // The node's clock when there is one, so that a column's drop time
     // compares with the write timestamps of the same clock.
     context.now_micros = coordinator_ != nullptr
@@ -279,7 +292,7 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
     return VoidResult{};
   }
   if (const auto* batch = std::get_if<std::shared_ptr<const BatchPlan>>(&statement.plan)) {
-    return RunBatch(**batch, values, params);
+    return RunBatch(**batch, values, params, client);
   }
   if (const auto* truncate = std::get_if<TruncatePlan>(&statement.plan)) {
     return RunTruncate(*truncate, schema);

@@ -32,6 +32,7 @@
 #include "common/bytes.h"
 #include "protocol/request.h"
 #include "protocol/response.h"
+#include "query/batch_statement.h"
 #include "query/client_state.h"
 #include "query/prepared_cache.h"
 #include "query/prepared_statement.h"
@@ -48,6 +49,7 @@ namespace sibyl::query {
 struct QueryProcessorOptions {
   // Prepared statements kept before the least recently used is evicted. Default: 10,000.
   size_t prepared_cache_capacity = 10000;
+  BatchLimits batch_limits;  // cassandra.yaml's batch_size_* and unlogged_batch_* thresholds
 };
 
 class QueryProcessor {
@@ -104,7 +106,7 @@ class QueryProcessor {
   // The statement under `id`, re-prepared if the schema changed since.
   PreparedStatementPtr FindPrepared(BytesView id, const schema::Schema& schema);
   Result RunBatch(const BatchPlan& batch, const BoundValues& values,
-                  const protocol::QueryParameters& params);
+                  const protocol::QueryParameters& params, ClientState& client);
   Result RunTruncate(const TruncatePlan& truncate, const schema::Schema& schema);
   const RowSource& SourceFor(const schema::TableMetadata& table) const;
   // The coordinator; throws when the processor has none.
@@ -117,6 +119,7 @@ class QueryProcessor {
   schema::SchemaStore& schemas_;
   const schema::LocalNodeInfo& node_;
   cluster::Coordinator* coordinator_;  // may be null
+  const QueryProcessorOptions options_;
   VirtualRowSource virtual_rows_;
   std::optional<StorageRowSource> storage_rows_;  // set when coordinator_ is
   PreparedCache cache_;

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cql/ast.h"
 #include "protocol/response.h"
@@ -32,6 +33,9 @@ struct SchemaChangeContext {
   // The statement's time in microseconds since the epoch: the drop time of
   // dropped columns when no USING TIMESTAMP is given.
   int64_t now_micros = 0;
+  // Client warnings are appended here (Cassandra's ClientWarn), e.g. a
+  // replication factor above the number of nodes.
+  std::vector<std::string>* warnings = nullptr;
 };
 
 class SchemaAlteration {

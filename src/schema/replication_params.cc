@@ -161,4 +161,34 @@ void ValidateReplication(std::string_view keyspace, const ReplicationMap& replic
   }
 }
 
+std::vector<std::string> ReplicationWarnings(std::string_view keyspace,
+                                             const ReplicationMap& replication,
+                                             const ReplicationContext& context) {
+  std::vector<std::string> warnings;
+  if (IsSystemKeyspace(keyspace)) return warnings;
+  auto warn_if_too_high = [&](const std::string& rf_text, int nodes, std::string suffix) {
+    const int full_replicas = ParseReplicationFactor(rf_text).all;
+    // Cassandra skips the warning when it knows of no node (nodes == 0).
+    if (full_replicas > nodes && nodes != 0) {
+      warnings.push_back("Your replication factor " + std::to_string(full_replicas) +
+                         " for keyspace " + std::string(keyspace) +
+                         " is higher than the number of nodes " + std::to_string(nodes) + suffix);
+    }
+  };
+  const std::string& strategy = replication.at("class");
+  if (strategy == kSimpleStrategy) {
+    int nodes = 0;
+    for (const auto& [dc, count] : context.node_counts) nodes += count;
+    warn_if_too_high(replication.at(kReplicationFactor), nodes, "");
+  } else if (strategy == kNetworkTopologyStrategy) {
+    for (const auto& [dc, rf] : replication) {
+      if (dc == "class") continue;
+      auto it = context.node_counts.find(dc);
+      warn_if_too_high(rf, it == context.node_counts.end() ? 0 : it->second,
+                       " for datacenter " + dc);
+    }
+  }
+  return warnings;
+}
+
 }  // namespace sibyl::schema

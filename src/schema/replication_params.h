@@ -24,6 +24,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sibyl::schema {
 
@@ -34,6 +35,8 @@ struct ReplicationContext {
   std::set<std::string> datacenters{"datacenter1"};
   // cassandra.yaml's default_keyspace_rf. Default: 1.
   int default_keyspace_rf = 1;
+  // Nodes of the ring in each datacenter (a ring of one node today).
+  std::map<std::string, int> node_counts{{"datacenter1", 1}};
 };
 
 inline constexpr const char* kNetworkTopologyStrategy =
@@ -55,5 +58,13 @@ inline constexpr const char* kNetworkTopologyStrategy =
 // missing or bad replication factors.
 void ValidateReplication(std::string_view keyspace, const ReplicationMap& replication,
                          const ReplicationContext& context);
+
+// The client warnings Cassandra's maybeWarnOnOptions gives for a valid map:
+// a replication factor above the number of nodes ("Your replication factor 3
+// for keyspace ks is higher than the number of nodes 1", NetworkTopologyStrategy
+// adding " for datacenter dc1"). None for system keyspaces.
+[[nodiscard]] std::vector<std::string> ReplicationWarnings(std::string_view keyspace,
+                                                           const ReplicationMap& replication,
+                                                           const ReplicationContext& context);
 
 }  // namespace sibyl::schema

@@ -165,5 +165,26 @@ TEST(ReplicationParamsTest, AlterKeepsWhatTheNewOptionsLeaveOut) {
             std::string("Configuration for at least one datacenter must be present"));
 }
 
+TEST(ReplicationParamsTest, WarnsWhenTheFactorExceedsTheNodes) {
+  ReplicationContext context;
+  context.datacenters = {"dc1", "dc2"};
+  context.node_counts = {{"dc1", 1}, {"dc2", 3}};
+  const ReplicationMap simple =
+      PrepareReplication({{"class", "SimpleStrategy"}, {"replication_factor", "4"}}, {}, context);
+  EXPECT_TRUE(ReplicationWarnings("ks", simple, context).empty());  // 4 nodes in all
+  const ReplicationMap five =
+      PrepareReplication({{"class", "SimpleStrategy"}, {"replication_factor", "5"}}, {}, context);
+  EXPECT_EQ(ReplicationWarnings("ks", five, context),
+            std::vector<std::string>{
+                "Your replication factor 5 for keyspace ks is higher than the number of nodes 4"});
+  const ReplicationMap nts = PrepareReplication(
+      {{"class", "NetworkTopologyStrategy"}, {"dc1", "2"}, {"dc2", "3"}}, {}, context);
+  EXPECT_EQ(ReplicationWarnings("ks", nts, context),
+            std::vector<std::string>{"Your replication factor 2 for keyspace ks is higher than "
+                                     "the number of nodes 1 for datacenter dc1"});
+  // System keyspaces are never warned about.
+  EXPECT_TRUE(ReplicationWarnings("system_auth", nts, context).empty());
+}
+
 }  // namespace
 }  // namespace sibyl::schema

@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "protocol/response.h"
+#include "protocol/wire_format.h"
 #include "schema/local_node_info.h"
 #include "server/event_bus.h"
 #include "server/server_context.h"
@@ -111,6 +112,7 @@ DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
       return DispatchOutcome::kContinue;
     }
     client_state_.protocol_version = codec.version();
+    client_state_.warnings.clear();
     std::visit(
         [&](const auto& message) {
           using T = std::decay_t<decltype(message)>;
@@ -215,7 +217,12 @@ void RequestDispatcher::HandleRegister(const protocol::RegisterMessage& reg,
 
 void RequestDispatcher::WriteResult(const query::Result& result, protocol::ConnectionCodec& codec,
                                     int16_t stream, bool skip_metadata) {
-  Bytes& body = codec.BeginResponse(stream, Opcode::kResult);
+  // Warnings travel in the envelope from protocol v4 on (spec section 2.2, flag 0x08).
+  const bool with_warnings = codec.version() >= 4 && !client_state_.warnings.empty();
+  Bytes& body =
+      codec.BeginResponse(stream, Opcode::kResult, with_warnings ? protocol::kFlagWarning : 0);
+  if (with_warnings) protocol::AppendStringList(body, client_state_.warnings);
+  client_state_.warnings.clear();
   std::visit(
       [&](const auto& r) {
         using T = std::decay_t<decltype(r)>;

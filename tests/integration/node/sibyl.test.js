@@ -284,6 +284,51 @@ describe('sibyl through the Node.js driver', () => {
     });
   });
 
+  it('writes and reads back every shape with routing, batches, TTL and warnings', async () => {
+    await withClient(server, {}, async (client) => {
+      const created = await client.execute("CREATE KEYSPACE node_ks WITH replication = " +
+        "{'class': 'SimpleStrategy', 'replication_factor': 3}");
+      assert.deepEqual(created.info.warnings,
+        ['Your replication factor 3 for keyspace node_ks is higher than the number of nodes 1']);
+      await client.execute('CREATE TABLE node_ks.events (user text, day date, at timeuuid, ' +
+        'kind text, tags set<text>, attrs map<text, int>, ' +
+        'PRIMARY KEY ((user, day), at)) WITH CLUSTERING ORDER BY (at DESC)');
+      const insert = 'INSERT INTO node_ks.events (user, day, at, kind, tags, attrs) VALUES (?, ?, ?, ?, ?, ?) ' +
+        'USING TTL 3600';
+      const day = types.LocalDate.fromString('2026-11-21');
+      const ids = [0, 1, 2].map((i) => types.TimeUuid.fromDate(new Date(Date.UTC(2026, 10, 21, 10, i))));
+      for (const [i, at] of ids.entries()) {
+        await client.execute(insert, ['ana', day, at, `k${i}`, ['a', 'b'], { x: i }], { prepare: true });
+      }
+      const prepared = await client.execute(
+        'SELECT at, kind, tags, attrs, ttl(kind) AS t FROM node_ks.events WHERE user = ? AND day = ?',
+        ['ana', day], { prepare: true });
+      // DESC clustering: newest first.
+      assert.deepEqual(prepared.rows.map((r) => r.kind), ['k2', 'k1', 'k0']);
+      assert.deepEqual(prepared.rows[0].tags, ['a', 'b']);
+      assert.deepEqual(prepared.rows[2].attrs, { x: 0 });
+      assert.ok(prepared.rows[0].t > 3500 && prepared.rows[0].t <= 3600, `ttl ${prepared.rows[0].t}`);
+
+      await client.batch([
+        { query: 'UPDATE node_ks.events SET tags = tags + ? WHERE user = ? AND day = ? AND at = ?',
+          params: [['c'], 'ana', day, ids[0]] },
+        { query: 'DELETE FROM node_ks.events WHERE user = ? AND day = ? AND at = ?', params: ['ana', day, ids[1]] },
+      ], { prepare: true });
+      const after = await client.execute('SELECT kind, tags FROM node_ks.events WHERE user = ? AND day = ?',
+        ['ana', day], { prepare: true });
+      assert.deepEqual(after.rows.map((r) => [r.kind, r.tags]), [['k2', ['a', 'b']], ['k0', ['a', 'b', 'c']]]);
+
+      await client.execute('CREATE TABLE node_ks.hits (page text PRIMARY KEY, n counter)');
+      for (let i = 0; i < 3; i++) {
+        await client.execute('UPDATE node_ks.hits SET n = n + 2 WHERE page = ?', ['/'], { prepare: true });
+      }
+      const hits = await client.execute("SELECT n FROM node_ks.hits WHERE page = '/'");
+      assert.equal(hits.first().n.toString(), '6');
+      // The driver logs each server warning; nothing else may have gone wrong.
+      assert.deepEqual(client.problems.filter((p) => !p.includes('Received warning')), []);
+    });
+  });
+
   it('stops cleanly on SIGTERM', async () => {
     assert.ok(server.alive(), `sibyl died before the end:\n${server.output}`);
     const code = await server.stop('SIGTERM');
