@@ -1,5 +1,7 @@
 #include "cluster/coordinator.h"
 
+#include "common/error.h"
+
 namespace sibyl::cluster {
 
 void Coordinator::Mutate(const std::vector<storage::Mutation>& mutations, bool atomic) {
@@ -19,6 +21,33 @@ void Coordinator::Mutate(const std::vector<storage::Mutation>& mutations, bool a
 
 storage::ReadResult Coordinator::Read(const storage::ReadCommand& command) const {
   return engine_.Read(command);
+}
+
+storage::ReadResult Coordinator::ReadThenMutate(const storage::ReadCommand& command,
+                                                const CasDecision& decide) {
+  if (command.partitions.size() != 1) {
+    throw CqlError(ErrorCode::kServerError,
+                   "A lightweight transaction must read exactly one partition");
+  }
+  const storage::PartitionKey& partition = command.partitions.front();
+  std::unique_lock<std::mutex> lock = lwt_locks_.Lock(command.table_id, partition);
+  storage::ReadResult current = engine_.Read(command);
+  std::vector<storage::Mutation> mutations = decide(current);
+  for (const storage::Mutation& m : mutations) {
+    if (m.table_id != command.table_id || !(m.partition == partition)) {
+      throw CqlError(ErrorCode::kServerError,
+                     "A lightweight transaction may only write the partition it read");
+    }
+  }
+  if (mutations.size() == 1) {
+    engine_.Apply(mutations.front());
+  } else if (!mutations.empty()) {
+    std::vector<const storage::Mutation*> all;
+    all.reserve(mutations.size());
+    for (const auto& m : mutations) all.push_back(&m);
+    engine_.ApplyAll(all);
+  }
+  return current;
 }
 
 void Coordinator::Truncate(const types::Uuid& table_id) { engine_.Truncate(table_id); }

@@ -4,8 +4,10 @@
 // extend it later rather than rewrite its callers (design.md, "Later").
 // Today every replica is the local engine.
 
+#include <functional>
 #include <vector>
 
+#include "cluster/partition_locks.h"
 #include "common/clock.h"
 #include "storage/engine.h"
 #include "storage/mutation.h"
@@ -24,12 +26,30 @@ class Coordinator {
   [[nodiscard]] storage::ReadResult Read(const storage::ReadCommand& command) const;
   void Truncate(const types::Uuid& table_id);
 
+  // A lightweight transaction's read-check-write on one partition: under
+  // that partition's LWT lock (partition_locks.h), reads `command`, hands the
+  // result to `decide`, and applies the mutations it returns (atomically;
+  // none: nothing is written, e.g. a condition did not hold). Returns what
+  // was read. Every LWT on the partition is thus linearizable; plain writes
+  // (Mutate) do not take the lock, as they skip Paxos in Cassandra.
+  // `decide` runs under the lock: it must only compute (it may call Read,
+  // which takes no lock), and take its write timestamp there, so that the
+  // timestamps of successive LWTs on a partition increase in their order.
+  // If it throws, nothing is written and the exception propagates.
+  // REQUIRES: command names exactly one partition (command.partitions), and
+  // every mutation returned is on that partition of command.table_id.
+  using CasDecision =
+      std::function<std::vector<storage::Mutation>(const storage::ReadResult& current)>;
+  [[nodiscard]] storage::ReadResult ReadThenMutate(const storage::ReadCommand& command,
+                                                   const CasDecision& decide);
+
   storage::Engine& engine() { return engine_; }
   Clock& clock() { return clock_; }
 
  private:
   storage::Engine& engine_;
   Clock& clock_;
+  PartitionLocks lwt_locks_;
 };
 
 }  // namespace sibyl::cluster

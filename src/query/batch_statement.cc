@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <tuple>
 #include <utility>
 
 #include "common/error.h"
+#include "query/cas_request.h"
 #include "query/storage_layout.h"
 #include "types/value_codec.h"
 
@@ -215,7 +217,10 @@ void ValidateBatch(protocol::BatchType type, bool batch_timestamp_set,
   if (has_counters && has_non_counters) {
     ThrowInvalid("Counter and non-counter mutations cannot exist in the same batch");
   }
-  if (has_conditions) ThrowInvalid(std::string(kConditionalNotSupportedMessage));
+  std::vector<const ModificationStatement*> statements;
+  statements.reserve(children.size());
+  for (const auto* child : children) statements.push_back(child->statement.get());
+  ValidateConditionalBatch(statements);
 }
 
 std::shared_ptr<const BatchPlan> PrepareBatch(const cql::BatchStatement& raw, int marker_count,
@@ -393,8 +398,35 @@ void CheckLoggedGcGrace(const std::vector<BatchChildRequest>& children,
 
 }  // namespace
 
-void ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchExecution& execution,
-                  cluster::Coordinator& coordinator) {
+namespace {
+
+// A batch with IF conditions: one lightweight transaction on one partition.
+RowsResult ExecuteConditionalChildren(const std::vector<BatchChildRequest>& children,
+                                      cluster::Coordinator& coordinator) {
+  std::vector<std::unique_ptr<BoundValues>> values;
+  std::vector<std::pair<const ModificationStatement*, const BoundValues*>> statements;
+  values.reserve(children.size());
+  statements.reserve(children.size());
+  for (const BatchChildRequest& child : children) {
+    const ModificationStatement& statement = *child.plan->statement;
+    RequireStoredTable(*statement.table());
+    values.push_back(std::make_unique<BoundValues>(statement.bind_specs(), *child.params));
+    statements.emplace_back(&statement, values.back().get());
+  }
+  RowsResult result = ExecuteConditionalBatch(statements, *children.front().params,
+                                              coordinator.clock(), coordinator);
+  result.always_send_metadata = true;
+  return result;
+}
+
+}  // namespace
+
+Result ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchExecution& execution,
+                    cluster::Coordinator& coordinator) {
+  const bool has_conditions = std::any_of(
+      children.begin(), children.end(),
+      [](const BatchChildRequest& child) { return child.plan->statement->has_conditions(); });
+  if (has_conditions) return ExecuteConditionalChildren(children, coordinator);
   std::vector<storage::Mutation> all;
   for (const BatchChildRequest& child : children) {
     const ModificationStatement& statement = *child.plan->statement;
@@ -408,24 +440,30 @@ void ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchExe
   }
   CheckLoggedGcGrace(children, execution);
   std::vector<storage::Mutation> merged = MergeByPartition(std::move(all));
-  if (merged.empty()) return;
+  if (merged.empty()) return VoidResult{};
   CheckBatchSize(merged, children, execution);
   CheckUnloggedSpread(merged, children, execution);
   coordinator.Mutate(merged, /*atomic=*/true);
+  return VoidResult{};
 }
 
-void ExecuteModification(const ModificationPlan& plan, const BoundValues& values,
-                         const protocol::QueryParameters& params,
-                         cluster::Coordinator& coordinator) {
+Result ExecuteModification(const ModificationPlan& plan, const BoundValues& values,
+                           const protocol::QueryParameters& params,
+                           cluster::Coordinator& coordinator) {
   const ModificationStatement& statement = *plan.statement;
   RequireStoredTable(*statement.table());
-  if (statement.has_conditions()) ThrowInvalid(std::string(kConditionalNotSupportedMessage));
+  if (statement.has_conditions()) {
+    RowsResult result =
+        statement.ExecuteConditional(values, params, coordinator.clock(), coordinator);
+    result.always_send_metadata = true;
+    return result;
+  }
   std::vector<storage::Mutation> mutations =
       statement.BuildMutations(values, params, coordinator.clock(), &coordinator);
-  if (mutations.empty()) return;
   // One mutation per partition, each applied atomically (as Cassandra applies
   // a statement's partitions independently).
-  coordinator.Mutate(mutations, /*atomic=*/false);
+  if (!mutations.empty()) coordinator.Mutate(mutations, /*atomic=*/false);
+  return VoidResult{};
 }
 
 }  // namespace sibyl::query

@@ -17,7 +17,7 @@
 //   Cannot include non-counter statement in a counter batch
 //   Cannot include a counter statement in a logged batch
 //   Counter and non-counter mutations cannot exist in the same batch
-// Conditional statements (IF ...) fail with an honest error for now.
+// A batch with conditions (IF ...) is one lightweight transaction (cas_request.h).
 
 #include <memory>
 #include <optional>
@@ -31,14 +31,12 @@
 #include "protocol/response.h"
 #include "query/bind_variables.h"
 #include "query/modification_statement.h"
+#include "query/result.h"
 #include "query/term.h"
 #include "schema/schema.h"
 #include "storage/mutation.h"
 
 namespace sibyl::query {
-
-inline constexpr std::string_view kConditionalNotSupportedMessage =
-    "Conditional updates (IF ...) are not supported by Sibyl yet";
 
 // An INSERT, UPDATE or DELETE, prepared.
 struct ModificationPlan {
@@ -100,20 +98,24 @@ struct BatchExecution {
 // than the fail threshold is refused with "Batch too large"; warnings for
 // the warn threshold, unlogged batches over many partitions, and logged
 // batches on tables with gc_grace_seconds = 0), and applies them atomically.
+// A batch with IF conditions is instead one lightweight transaction
+// (cas_request.h) and answers with its [applied] result set.
 // REQUIRES: ValidateBatch passed.
-void ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchExecution& execution,
-                  cluster::Coordinator& coordinator);
+[[nodiscard]] Result ExecuteBatch(const std::vector<BatchChildRequest>& children,
+                                  const BatchExecution& execution,
+                                  cluster::Coordinator& coordinator);
 
 // The size Cassandra's batch thresholds measure (PartitionUpdate.dataSize):
 // clustering values, and per cell its timestamp, ttl and local deletion time
 // (16 bytes), value and element path; 12 bytes per collection deletion.
 [[nodiscard]] int64_t BatchDataSize(const storage::Mutation& mutation);
 
-// Runs one INSERT, UPDATE or DELETE. Throws CqlError(kInvalid) for a
-// conditional statement and for tables the engine does not store.
-void ExecuteModification(const ModificationPlan& plan, const BoundValues& values,
-                         const protocol::QueryParameters& params,
-                         cluster::Coordinator& coordinator);
+// Runs one INSERT, UPDATE or DELETE: a VoidResult, or for a conditional
+// statement the lightweight transaction's [applied] rows. Throws
+// CqlError(kInvalid) for tables the engine does not store.
+[[nodiscard]] Result ExecuteModification(const ModificationPlan& plan, const BoundValues& values,
+                                         const protocol::QueryParameters& params,
+                                         cluster::Coordinator& coordinator);
 
 // The changes of several mutations to one partition as one mutation per
 // partition (table and key), in first-seen order. Writes to the same cell

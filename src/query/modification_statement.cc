@@ -6,6 +6,7 @@
 
 #include "cluster/token.h"
 #include "common/error.h"
+#include "query/cas_request.h"
 #include "query/select_statement.h"
 #include "types/cql_identifier.h"
 
@@ -40,61 +41,6 @@ size_t RequireColumn(const TableMetadata& table, const std::string& name) {
                  table.QualifiedName());
   }
   return static_cast<size_t>(index);
-}
-
-// Which kinds of columns the IF conditions name.
-struct ConditionColumns {
-  bool regular = false;
-  bool is_static = false;
-};
-
-// IF conditions are evaluated by the LWT path, not here; preparing them
-// checks their columns and records the specs of their markers.
-ConditionColumns PrepareConditions(const TableMetadata& table,
-                                   const std::vector<cql::Condition>& conditions,
-                                   BindSpecCollector& binds) {
-  ConditionColumns kinds;
-  for (const cql::Condition& condition : conditions) {
-    const ColumnMetadata& column = table.columns[RequireColumn(table, condition.column)];
-    types::TypePtr type = column.type;
-    std::string receiver = column.name;
-    if (condition.lhs == cql::Condition::Lhs::kElement && condition.element) {
-      const types::CqlType& t = *column.type;
-      if (t.kind() == types::Kind::kList) {
-        (void)PrepareTerm(*condition.element, "idx(" + column.name + ")",
-                          types::CqlType::Native(types::Kind::kInt), binds);
-        type = t.params()[0];
-      } else if (t.kind() == types::Kind::kMap) {
-        (void)PrepareTerm(*condition.element, "key(" + column.name + ")", t.params()[0], binds);
-        type = t.params()[1];
-      } else {
-        ThrowInvalid("Invalid element access syntax for non-collection column " + column.name);
-      }
-      receiver = "value(" + column.name + ")";
-    } else if (condition.lhs == cql::Condition::Lhs::kField) {
-      const auto& names = column.type->field_names();
-      auto it = std::find(names.begin(), names.end(), condition.field);
-      if (column.type->kind() != types::Kind::kUdt || it == names.end()) {
-        ThrowInvalid("Invalid field selection: " + column.name +
-                     " is not a user type or has no "
-                     "field named " +
-                     condition.field);
-      }
-      type = column.type->params()[static_cast<size_t>(it - names.begin())];
-      receiver = column.name + "." + condition.field;
-    }
-    if (condition.in_marker) {
-      (void)PrepareTerm(condition.values.at(0), "in(" + receiver + ")", types::CqlType::List(type),
-                        binds);
-    } else {
-      for (const auto& term : condition.values) (void)PrepareTerm(term, receiver, type, binds);
-    }
-    if (column.is_primary_key()) {
-      ThrowInvalid("PRIMARY KEY column '" + column.name + "' cannot have IF conditions");
-    }
-    (column.kind == ColumnKind::kStatic ? kinds.is_static : kinds.regular) = true;
-  }
-  return kinds;
 }
 
 cql::Relation EqualityRelation(const std::string& column, const cql::Term& value) {
@@ -183,20 +129,27 @@ std::shared_ptr<const ModificationStatement> ModificationStatement::Prepare(
   // IF ...: Cassandra prepares the conditions before the operations.
   const std::vector<cql::Condition>* conditions = nullptr;
   if (const auto* update = std::get_if<cql::UpdateStatement>(&raw)) {
-    s.has_conditions_ = update->if_exists || !update->conditions.empty();
+    s.if_exists_ = update->if_exists;
     conditions = &update->conditions;
   } else if (const auto* del = std::get_if<cql::DeleteStatement>(&raw)) {
-    s.has_conditions_ = del->if_exists || !del->conditions.empty();
+    s.if_exists_ = del->if_exists;
     conditions = &del->conditions;
   } else {
-    s.has_conditions_ = std::get<cql::InsertStatement>(raw).if_not_exists;
+    s.if_not_exists_ = std::get<cql::InsertStatement>(raw).if_not_exists;
   }
-  ConditionColumns condition_columns;
+  s.has_conditions_ =
+      s.if_exists_ || s.if_not_exists_ || (conditions != nullptr && !conditions->empty());
+  // Which kinds of columns the IF conditions name (ColumnConditions.appliesTo*Columns).
+  bool regular_conditions = false;
+  bool static_conditions = false;
   if (conditions != nullptr && !conditions->empty()) {
     if (s.attributes_.has_timestamp()) {
       ThrowInvalid("Cannot provide custom timestamp for conditional updates");
     }
-    condition_columns = PrepareConditions(table, *conditions, binds);
+    for (const cql::Condition& raw_condition : *conditions) {
+      s.conditions_.push_back(ColumnCondition::Prepare(table, raw_condition, binds));
+      (s.conditions_.back().is_static() ? static_conditions : regular_conditions) = true;
+    }
   }
 
   auto add_operation = [&](UpdateOperation op) {
@@ -264,9 +217,13 @@ std::shared_ptr<const ModificationStatement> ModificationStatement::Prepare(
     where = &del.where;
   }
 
+  // Cassandra's Operations.appliesToRegularColumns(): a DELETE without
+  // columns deletes whole rows, so it applies to the regular columns.
+  const bool operations_apply_to_regular =
+      !s.regular_operations_.empty() || (s.kind_ == Kind::kDelete && s.static_operations_.empty());
   // Cassandra's appliesOnlyToStaticColumns.
-  s.static_only_ = !clustering_set && s.regular_operations_.empty() && !condition_columns.regular &&
-                   (!s.static_operations_.empty() || condition_columns.is_static);
+  s.static_only_ = !clustering_set && !operations_apply_to_regular && !regular_conditions &&
+                   (!s.static_operations_.empty() || static_conditions);
   s.where_ = ModificationWhere::Prepare(table, *where, type_name, s.static_only_,
                                         json_binds ? *json_binds : binds);
   if (json_binds) s.json_column_specs_ = json_binds->Take();
@@ -279,12 +236,12 @@ std::shared_ptr<const ModificationStatement> ModificationStatement::Prepare(
   }
   if (s.kind_ == Kind::kDelete && s.has_conditions_ && table.clustering_size() > 0 &&
       (s.where_.has_slices() || !s.where_.has_clustering())) {
-    if (!s.regular_operations_.empty()) {
+    if (operations_apply_to_regular) {
       ThrowInvalid(
           "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
           "order to delete non static columns");
     }
-    if (condition_columns.regular) {
+    if (regular_conditions) {
       ThrowInvalid(
           "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
           "order to use IF condition on non static columns");
@@ -313,10 +270,33 @@ std::shared_ptr<const ModificationStatement> ModificationStatement::Prepare(
 std::vector<storage::Mutation> ModificationStatement::BuildMutations(
     const BoundValues& values, const protocol::QueryParameters& params, Clock& clock,
     const cluster::Coordinator* reader) const {
-  const TableMetadata& table = *table_;
   if (has_conditions_) {
-    ThrowInvalid("Conditional updates (IF ...) are not supported by Sibyl yet");
+    throw CqlError(ErrorCode::kServerError,
+                   "A conditional statement must run through ExecuteConditional");
   }
+  return Build(values, params, clock, reader);
+}
+
+std::vector<storage::Mutation> ModificationStatement::BuildTransactionMutations(
+    const BoundValues& values, int64_t timestamp, int32_t now_seconds, Clock& clock,
+    const cluster::Coordinator* reader) const {
+  protocol::QueryParameters params;
+  params.default_timestamp = timestamp;
+  params.now_in_seconds = now_seconds;
+  return Build(values, params, clock, reader);
+}
+
+RowsResult ModificationStatement::ExecuteConditional(const BoundValues& values,
+                                                     const protocol::QueryParameters& params,
+                                                     Clock& clock,
+                                                     cluster::Coordinator& coordinator) const {
+  return ExecuteCas({CasStatement{this, &values}}, /*is_batch=*/false, params, clock, coordinator);
+}
+
+std::vector<storage::Mutation> ModificationStatement::Build(
+    const BoundValues& values, const protocol::QueryParameters& params, Clock& clock,
+    const cluster::Coordinator* reader) const {
+  const TableMetadata& table = *table_;
   if (table.is_virtual) {
     ThrowInvalid("Modification is not supported by table " + table.QualifiedName());
   }

@@ -8,8 +8,9 @@
 // operation, checking what Cassandra 4.1 checks at prepare time) →
 // BuildMutations once per request.
 //
-// Conditional statements (IF ..., IF EXISTS, IF NOT EXISTS) prepare, but
-// BuildMutations is for unconditional writes only.
+// Conditional statements (IF ..., IF EXISTS, IF NOT EXISTS: lightweight
+// transactions) run through ExecuteConditional (cas_request.h), never
+// BuildMutations.
 //
 // INSERT JSON: every column of the table takes its value from the document
 // (insert_json.h). Internally each column is bound to a marker of its own
@@ -27,8 +28,10 @@
 #include "protocol/request.h"
 #include "protocol/response.h"
 #include "query/bind_variables.h"
+#include "query/column_condition.h"
 #include "query/insert_json.h"
 #include "query/modification_where.h"
+#include "query/result.h"
 #include "query/update_operation.h"
 #include "query/write_attributes.h"
 #include "schema/schema.h"
@@ -61,6 +64,19 @@ class ModificationStatement {
   bool is_counter() const { return is_counter_; }
   // IF conditions, IF EXISTS or IF NOT EXISTS (a lightweight transaction).
   bool has_conditions() const { return has_conditions_; }
+  bool if_exists() const { return if_exists_; }
+  bool if_not_exists() const { return if_not_exists_; }
+  // The IF conditions on columns, in the order written.
+  const std::vector<ColumnCondition>& conditions() const { return conditions_; }
+  const ModificationWhere& where() const { return where_; }
+  // Cassandra's appliesOnlyToStaticColumns(): the row written is the static row.
+  bool static_only() const { return static_only_; }
+  // Cassandra's updatesRegularRows(): the full clustering is known, or the table has none.
+  bool updates_regular_rows() const {
+    return table_->clustering_size() == 0 || where_.has_clustering();
+  }
+  // Cassandra's updatesStaticRow(): some operation writes a static column.
+  bool updates_static_row() const { return !static_operations_.empty(); }
   // Some operation reads the current row first (list set-by-index / remove / delete-by-index).
   bool requires_read() const { return requires_read_; }
 
@@ -75,7 +91,33 @@ class ModificationStatement {
       const BoundValues& values, const protocol::QueryParameters& params, Clock& clock,
       const cluster::Coordinator* reader) const;
 
+  // Runs a conditional statement as a lightweight transaction on its one
+  // partition (cas_request.h): reads the partition under its LWT lock,
+  // checks the conditions, writes at a fresh clock.NextTimestampMicros()
+  // when they hold, and returns Cassandra's result: `[applied]`, and when
+  // not applied the current values of the conditioned columns (the whole
+  // row for IF NOT EXISTS / IF EXISTS). `now` is the request's
+  // now_in_seconds, else clock.NowSeconds(); the request's default
+  // timestamp is ignored, as Paxos ignores it.
+  // REQUIRES: has_conditions(). Throws CqlError(kInvalid) with Cassandra's
+  // messages ("IN on the partition key is not supported with conditional updates", ...).
+  [[nodiscard]] RowsResult ExecuteConditional(const BoundValues& values,
+                                              const protocol::QueryParameters& params, Clock& clock,
+                                              cluster::Coordinator& coordinator) const;
+
+  // The mutations of a statement of a lightweight transaction, built as
+  // BuildMutations does but for conditional statements too, with `timestamp`
+  // as the default write timestamp and `now_seconds` as now. For the LWT
+  // path (cas_request.cc), which calls it under the partition's LWT lock.
+  [[nodiscard]] std::vector<storage::Mutation> BuildTransactionMutations(
+      const BoundValues& values, int64_t timestamp, int32_t now_seconds, Clock& clock,
+      const cluster::Coordinator* reader) const;
+
  private:
+  // BuildMutations without the check that the statement is unconditional.
+  std::vector<storage::Mutation> Build(const BoundValues& values,
+                                       const protocol::QueryParameters& params, Clock& clock,
+                                       const cluster::Coordinator* reader) const;
   // INSERT JSON: the document term, checked now when written in the query.
   static void PrepareJson(ModificationStatement& s, const cql::InsertStatement& insert,
                           BindSpecCollector& binds);
@@ -98,6 +140,9 @@ class ModificationStatement {
   bool fully_qualified_ = false;
   bool is_counter_ = false;
   bool has_conditions_ = false;
+  bool if_exists_ = false;
+  bool if_not_exists_ = false;
+  std::vector<ColumnCondition> conditions_;
   bool requires_read_ = false;
   bool static_only_ = false;
   std::vector<protocol::ColumnSpec> bind_specs_;

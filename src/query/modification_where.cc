@@ -388,4 +388,23 @@ std::vector<DeletedRange> ModificationWhere::Slices(const TableMetadata& table,
   return out;
 }
 
+namespace {
+// Cassandra turns `c IN (v)` with one value into `c = v` (SingleColumnRelation).
+bool IsRealIn(const KeyRestriction& r) {
+  return r.in_marker.has_value() || (r.is_in && r.values.size() != 1);
+}
+}  // namespace
+
+bool ModificationWhere::partition_key_has_in(const schema::TableMetadata& table) const {
+  return std::any_of(restrictions_.begin(), restrictions_.end(), [&](const KeyRestriction& r) {
+    return r.column < table.partition_key_size() && IsRealIn(r);
+  });
+}
+
+bool ModificationWhere::clustering_has_in(const schema::TableMetadata& table) const {
+  return std::any_of(restrictions_.begin(), restrictions_.end(), [&](const KeyRestriction& r) {
+    return r.column >= table.clustering_begin() && IsRealIn(r);
+  });
+}
+
 }  // namespace sibyl::query

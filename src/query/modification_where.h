@@ -59,6 +59,12 @@ class ModificationWhere {
   bool has_clustering() const { return clustering_restricted_ > 0; }
   // DELETE of clustering ranges: a slice, or fewer clustering columns than the table has.
   bool has_slices() const { return has_slices_; }
+  // Some partition key column is restricted by IN ? or by IN with other than
+  // one value (Cassandra makes `k IN (v)` an equality): conditional writes
+  // refuse that, as Cassandra's keyIsInRelation().
+  bool partition_key_has_in(const schema::TableMetadata& table) const;
+  // Some clustering column is restricted by IN (clusteringKeyRestrictionsHasIN()).
+  bool clustering_has_in(const schema::TableMetadata& table) const;
   // For PREPARED's pk_index: each partition key column's marker, or empty.
   std::vector<uint16_t> PartitionKeyMarkers(const schema::TableMetadata& table) const;
 

@@ -136,7 +136,8 @@ Result QueryProcessor::Execute(BytesView id, const protocol::QueryParameters& pa
   const PreparedStatementPtr statement = FindPrepared(id, *schema);
   Result result = Run(*statement, params, client, *schema);
   if (auto* rows = std::get_if<RowsResult>(&result)) {
-    if (result_metadata_id && *result_metadata_id != BytesView(statement->result_metadata_id)) {
+    if (!rows->always_send_metadata && result_metadata_id &&
+        *result_metadata_id != BytesView(statement->result_metadata_id)) {
       rows->new_metadata_id = statement->result_metadata_id;
     }
   }
@@ -200,8 +201,7 @@ Result QueryProcessor::Batch(const protocol::BatchMessage& message, ClientState&
       .timestamp = message.default_timestamp.value_or(coordinator.clock().NextTimestampMicros()),
       .limits = options_.batch_limits,
       .warnings = &client.warnings};
-  ExecuteBatch(children, execution, coordinator);
-  return VoidResult{};
+  return ExecuteBatch(children, execution, coordinator);
 }
 
 Result QueryProcessor::RunBatch(const BatchPlan& batch, const BoundValues& values,
@@ -234,8 +234,7 @@ Result QueryProcessor::RunBatch(const BatchPlan& batch, const BoundValues& value
       .timestamp = timestamp.value_or(coordinator.clock().NextTimestampMicros()),
       .limits = options_.batch_limits,
       .warnings = &client.warnings};
-  ExecuteBatch(children, execution, coordinator);
-  return VoidResult{};
+  return ExecuteBatch(children, execution, coordinator);
 }
 
 Result QueryProcessor::RunTruncate(const TruncatePlan& truncate, const schema::Schema& schema) {
@@ -288,8 +287,7 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
     return ExecuteSchemaAlteration(**ddl, metadata_, context);
   }
   if (const auto* modification = std::get_if<ModificationPlan>(&statement.plan)) {
-    ExecuteModification(*modification, values, params, RequireCoordinator());
-    return VoidResult{};
+    return ExecuteModification(*modification, values, params, RequireCoordinator());
   }
   if (const auto* batch = std::get_if<std::shared_ptr<const BatchPlan>>(&statement.plan)) {
     return RunBatch(**batch, values, params, client);

@@ -27,6 +27,10 @@ struct RowsResult {
   // statement's current one. The server must then send the metadata (even if
   // the client asked to skip it) with the METADATA_CHANGED flag and this id.
   std::optional<Bytes> new_metadata_id;
+  // A lightweight transaction's [applied] rows: their columns depend on the
+  // outcome, so the metadata is always sent and never flagged as changed
+  // (Cassandra's ExecuteMessage, CASSANDRA-13992).
+  bool always_send_metadata = false;
 };
 
 struct SetKeyspaceResult {

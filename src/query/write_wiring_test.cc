@@ -83,11 +83,13 @@ TEST_F(WriteWiringTest, SystemAndVirtualTablesAreNotWritable) {
   EXPECT_EQ(MutationCount(), 0u);
 }
 
-TEST_F(WriteWiringTest, ConditionalWritesFailHonestly) {
-  EXPECT_STREQ(Error("INSERT INTO ks.t (k, c, v) VALUES (1, 2, 3) IF NOT EXISTS").what(),
-               "Conditional updates (IF ...) are not supported by Sibyl yet");
-  EXPECT_STREQ(Error("UPDATE ks.t SET v = 1 WHERE k = 1 AND c = 1 IF v = 2").what(),
-               "Conditional updates (IF ...) are not supported by Sibyl yet");
+TEST_F(WriteWiringTest, ConditionalWritesRunAsLightweightTransactions) {
+  const Result result = Run("INSERT INTO ks.t (k, c, v) VALUES (1, 2, 3) IF NOT EXISTS");
+  const auto* rows = std::get_if<RowsResult>(&result);
+  ASSERT_NE(rows, nullptr);
+  EXPECT_EQ((*rows->columns)[0].name, "[applied]");
+  EXPECT_TRUE(rows->always_send_metadata);
+  EXPECT_EQ(MutationCount(), 1u);
 }
 
 TEST_F(WriteWiringTest, BatchMergesAPartitionsChangesIntoOneAtomicWrite) {

@@ -236,7 +236,8 @@ void RequestDispatcher::WriteResult(const query::Result& result, protocol::Conne
           // A changed result metadata id means the client's cached metadata
           // is stale: send it even if the client asked to skip it.
           protocol::RowsWriter writer(body, *r.columns, codec.version(),
-                                      skip_metadata && !new_metadata_id, paging, new_metadata_id);
+                                      skip_metadata && !new_metadata_id && !r.always_send_metadata,
+                                      paging, new_metadata_id);
           for (const auto& row : r.rows) {
             for (const auto& value : row) writer.AddValue(value);
           }

@@ -278,14 +278,16 @@ def test_batches(session, ks):
 def test_batch_rules(session, ks):
     session.execute(f"CREATE TABLE {ks}.t (k int PRIMARY KEY, v int)")
     session.execute(f"CREATE TABLE {ks}.c (k int PRIMARY KEY, n counter)")
+    session.execute(f"CREATE TABLE {ks}.u (k int PRIMARY KEY, v int)")
     with pytest.raises(InvalidRequest, match="Cannot include a counter statement in a logged batch"):
         session.execute(f"BEGIN BATCH UPDATE {ks}.c SET n = n + 1 WHERE k = 1; APPLY BATCH")
     with pytest.raises(InvalidRequest,
                        match="Cannot include non-counter statement in a counter batch"):
         session.execute(f"BEGIN COUNTER BATCH INSERT INTO {ks}.t (k, v) VALUES (1, 1); "
                         "APPLY BATCH")
-    with pytest.raises(InvalidRequest, match="Conditional updates"):
-        session.execute(f"INSERT INTO {ks}.t (k, v) VALUES (1, 1) IF NOT EXISTS")
+    with pytest.raises(InvalidRequest, match="Batch with conditions cannot span multiple tables"):
+        session.execute(f"BEGIN BATCH INSERT INTO {ks}.t (k, v) VALUES (1, 1) IF NOT EXISTS; "
+                        f"INSERT INTO {ks}.u (k, v) VALUES (1, 1); APPLY BATCH")
     assert rows(session, f"SELECT * FROM {ks}.t") == []
 
 
