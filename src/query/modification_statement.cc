@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "query/cas_request.h"
 #include "query/select_statement.h"
+#include "query/table_resolution.h"
 #include "types/cql_identifier.h"
 
 namespace sibyl::query {
@@ -16,23 +17,6 @@ namespace {
 using schema::ColumnKind;
 using schema::ColumnMetadata;
 using schema::TableMetadata;
-
-schema::TablePtr ResolveTable(const cql::QualifiedName& name, const schema::Schema& schema,
-                              std::optional<std::string_view> keyspace) {
-  std::string keyspace_name;
-  if (name.keyspace) {
-    keyspace_name = *name.keyspace;
-  } else if (keyspace) {
-    keyspace_name = std::string(*keyspace);
-  } else {
-    ThrowInvalid(std::string(kNoKeyspaceMessage));
-  }
-  const schema::KeyspaceMetadata* ks = schema.FindKeyspace(keyspace_name);
-  if (ks == nullptr) ThrowInvalid("keyspace " + keyspace_name + " does not exist");
-  auto it = ks->tables.find(name.name);
-  if (it == ks->tables.end()) ThrowInvalid("table " + name.name + " does not exist");
-  return it->second;
-}
 
 size_t RequireColumn(const TableMetadata& table, const std::string& name) {
   const int index = table.ColumnIndex(name);

@@ -51,14 +51,8 @@ PreparedStatementPtr PrepareStatement(const cql::ParsedStatement& parsed, std::s
     prepared->plan = std::move(plan);
   } else if (const auto* truncate = std::get_if<cql::TruncateStatement>(&parsed.statement)) {
     TruncatePlan plan;
-    if (truncate->table.keyspace) {
-      plan.keyspace = *truncate->table.keyspace;
-      prepared->fully_qualified = true;
-    } else if (keyspace) {
-      plan.keyspace = std::string(*keyspace);
-    } else {
-      ThrowInvalid(std::string(kNoKeyspaceMessage));
-    }
+    plan.keyspace = ResolveKeyspace(truncate->table, keyspace);
+    prepared->fully_qualified = truncate->table.keyspace.has_value();
     plan.table = truncate->table.name;
     prepared->result_columns = std::make_shared<const std::vector<protocol::ColumnSpec>>();
     prepared->plan = std::move(plan);

@@ -51,13 +51,6 @@ void PreventSystemModification(std::string_view keyspace, Permission permission,
 
 }  // namespace
 
-std::string ResolveKeyspace(const cql::QualifiedName& name,
-                            std::optional<std::string_view> session_keyspace) {
-  if (name.keyspace) return *name.keyspace;
-  if (!session_keyspace) ThrowInvalid(std::string(kNoKeyspaceMessage));
-  return std::string(*session_keyspace);
-}
-
 schema::PropertyDefinitions ToProperties(const cql::Options& options) {
   schema::PropertyDefinitions properties;
   for (const cql::Option& option : options) {

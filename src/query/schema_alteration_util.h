@@ -9,15 +9,12 @@
 
 #include "cql/ast.h"
 #include "query/schema_alteration.h"
+#include "query/table_resolution.h"
 #include "schema/property_definitions.h"
 
 namespace sibyl::query::ddl {
 
-// The statement's keyspace: the one it names, else the session's; throws
-// InvalidRequest "No keyspace has been specified. USE a keyspace, or
-// explicitly specify keyspace.tablename" when there is neither.
-[[nodiscard]] std::string ResolveKeyspace(const cql::QualifiedName& name,
-                                          std::optional<std::string_view> session_keyspace);
+using query::ResolveKeyspace;  // table_resolution.h
 
 [[nodiscard]] schema::PropertyDefinitions ToProperties(const cql::Options& options);
 

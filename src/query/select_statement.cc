@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "query/paging_state.h"
+#include "query/table_resolution.h"
 #include "schema/row_order.h"
 #include "types/value_codec.h"
 
@@ -14,23 +15,6 @@ namespace {
 
 using schema::ColumnKind;
 using schema::TableMetadata;
-
-schema::TablePtr ResolveTable(const cql::QualifiedName& name, const schema::Schema& schema,
-                              std::optional<std::string_view> keyspace) {
-  std::string keyspace_name;
-  if (name.keyspace) {
-    keyspace_name = *name.keyspace;
-  } else if (keyspace) {
-    keyspace_name = std::string(*keyspace);
-  } else {
-    ThrowInvalid(std::string(kNoKeyspaceMessage));
-  }
-  const schema::KeyspaceMetadata* ks = schema.FindKeyspace(keyspace_name);
-  if (ks == nullptr) ThrowInvalid("keyspace " + keyspace_name + " does not exist");
-  auto it = ks->tables.find(name.name);
-  if (it == ks->tables.end()) ThrowInvalid("table " + name.name + " does not exist");
-  return it->second;
-}
 
 // ORDER BY: only on clustering columns, in their declared order, all in the
 // clustering order or all against it. Returns whether the rows are reversed.

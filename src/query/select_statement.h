@@ -23,14 +23,11 @@
 #include "query/result.h"
 #include "query/row_source.h"
 #include "query/selection.h"
+#include "query/table_resolution.h"
 #include "query/term.h"
 #include "schema/schema.h"
 
 namespace sibyl::query {
-
-// The message when no keyspace is given and none is set with USE.
-inline constexpr std::string_view kNoKeyspaceMessage =
-    "No keyspace has been specified. USE a keyspace, or explicitly specify keyspace.tablename";
 
 class SelectStatement {
  public:
