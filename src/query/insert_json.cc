@@ -444,4 +444,24 @@ JsonColumnValues ParseInsertJson(std::string_view json, const schema::TableMetad
   return out;
 }
 
+std::optional<Bytes> ParseJsonValue(std::string_view json, const types::CqlType& type) {
+  JsonValue value;
+  try {
+    value = JsonParser(json).ParseDocument();
+  } catch (const std::invalid_argument& e) {
+    throw JsonValueError(JsonValueError::Kind::kSyntax, e.what());
+  }
+  if (value.kind == JsonValue::Kind::kNull) return std::nullopt;
+  const int64_t now_millis = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count();
+  try {
+    return types::ConvertLiteral(ToLiteral(value, type), "fromjson", type, now_millis);
+  } catch (const std::invalid_argument& e) {
+    throw JsonValueError(JsonValueError::Kind::kConversion, e.what());
+  } catch (const CqlError& e) {
+    throw JsonValueError(JsonValueError::Kind::kConversion, e.what());
+  }
+}
+
 }  // namespace sibyl::query

@@ -13,11 +13,14 @@
 //   - columns the document leaves out are null, or unset with DEFAULT UNSET.
 
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/bytes.h"
 #include "schema/table_metadata.h"
+#include "types/cql_type.h"
 
 namespace sibyl::query {
 
@@ -30,5 +33,24 @@ struct JsonColumnValues {
 // Throws CqlError(kInvalid) with the messages above.
 [[nodiscard]] JsonColumnValues ParseInsertJson(std::string_view json,
                                                const schema::TableMetadata& table);
+
+// Why one JSON value could not become a value of its type.
+class JsonValueError : public std::runtime_error {
+ public:
+  enum class Kind {
+    kSyntax,      // the text is not exactly one JSON value
+    kConversion,  // a JSON value of the wrong shape or range for the type
+  };
+  JsonValueError(Kind kind, const std::string& detail) : std::runtime_error(detail), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
+// fromJson: the text of one JSON value converted to `type` by the rules
+// above (nullopt for JSON null). Throws JsonValueError.
+[[nodiscard]] std::optional<Bytes> ParseJsonValue(std::string_view json,
+                                                  const types::CqlType& type);
 
 }  // namespace sibyl::query
