@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import re
 import tempfile
 import time
 from pathlib import Path
@@ -18,9 +17,7 @@ from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile, S
 from cassandra.policies import RoundRobinPolicy
 from cassandra.protocol import ConfigurationException, SyntaxException
 
-from sibyl_process import REPO, SibylServer
-
-SEEDS = REPO.parent / "shared" / "seeds"
+from sibyl_process import SibylServer
 
 
 @contextlib.contextmanager
@@ -251,54 +248,3 @@ def test_schema_survives_a_kill_and_restart():
             server.stop_cleanly()
         finally:
             server.kill()
-
-
-# --- the seeds' schemas ------------------------------------------------------------------------------
-
-
-def seed_statements(text: str) -> list[str]:
-    """Every CREATE KEYSPACE/TABLE/TYPE statement in a seed document, in order."""
-    statements, current = [], None
-    for line in text.splitlines():
-        if current is None and re.match(r"\s*CREATE\s+(TABLE|TYPE|KEYSPACE)\b", line, re.I):
-            current = []
-        if current is None:
-            continue
-        current.append(line)
-        if ";" in line.split("--", 1)[0]:
-            statement = "\n".join(current)
-            statements.append(statement[: statement.rindex(";") + 1])
-            current = None
-    return statements
-
-
-SEED_FILES = sorted(SEEDS.glob("*.txt")) if SEEDS.is_dir() else []
-
-
-@pytest.mark.skipif(not SEED_FILES, reason=f"no seed documents at {SEEDS}")
-def test_seed_schemas_execute(session):
-    executed, total, syntax_errors = 0, 0, []
-    for index, path in enumerate(SEED_FILES):
-        keyspace = f"seed_{index}"
-        session.execute(f"DROP KEYSPACE IF EXISTS {keyspace}")
-        session.execute(f"CREATE KEYSPACE {keyspace} WITH replication = "
-                        "{'class': 'SimpleStrategy', 'replication_factor': 1}")
-        session.execute(f"USE {keyspace}")
-        for statement in seed_statements(path.read_text()):
-            total += 1
-            try:
-                try:
-                    session.execute(statement)
-                except AlreadyExists as e:
-                    # The documents redefine a table to show a better design.
-                    session.execute(f"DROP TABLE {keyspace}.{e.table}")
-                    session.execute(statement)
-                executed += 1
-            except SyntaxException as e:
-                syntax_errors.append((path.name, statement, str(e)))
-        session.execute(f"DROP KEYSPACE {keyspace}")
-    assert total >= 20
-    assert executed == total - 1
-    # One statement has a typo: `list<frozen<address>>s`.
-    assert len(syntax_errors) == 1, syntax_errors
-    assert "list<frozen<address>>s" in syntax_errors[0][1]
