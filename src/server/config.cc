@@ -390,6 +390,10 @@ void ValidateConfig(const Config& config) {
   if (config.cluster_name.empty()) throw ConfigError("cluster_name must not be empty");
   if (config.data_file_directories.empty())
     throw ConfigError("data_file_directories must not be empty");
+  // DatabaseDescriptor's check, with its message.
+  if (config.commitlog_sync == CommitlogSync::kGroup &&
+      config.commitlog_sync_group_window.count() == 0)
+    throw ConfigError("Missing value for commitlog_sync_group_window.");
 }
 
 std::string DescribeConfigKeys() {

@@ -35,7 +35,9 @@ struct Config {
   std::filesystem::path commitlog_directory;  // default: <first data dir>/commitlog
   CommitlogSync commitlog_sync = CommitlogSync::kPeriodic;
   std::chrono::milliseconds commitlog_sync_period{10000};
-  std::chrono::milliseconds commitlog_sync_group_window{1000};
+  // Cassandra 4.1's default is 0ms, which `commitlog_sync: group` refuses:
+  // group mode needs the window given.
+  std::chrono::milliseconds commitlog_sync_group_window{0};
   int32_t num_tokens = 16;
   std::string partitioner = "org.apache.cassandra.dht.Murmur3Partitioner";
   std::string endpoint_snitch = "SimpleSnitch";

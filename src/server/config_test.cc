@@ -25,6 +25,20 @@ TEST(ConfigTest, DefaultsAreCassandras) {
   EXPECT_EQ(c.data_dir(), "sibyl-data");
   EXPECT_EQ(c.datacenter, "datacenter1");
   EXPECT_EQ(c.rack, "rack1");
+  EXPECT_EQ(c.commitlog_sync_group_window.count(), 0);
+}
+
+TEST(ConfigTest, GroupSyncNeedsItsWindow) {
+  Config c;
+  SetConfigValue(c, "commitlog_sync", "group");
+  try {
+    ValidateConfig(c);
+    FAIL() << "group sync without a window was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "Missing value for commitlog_sync_group_window.");
+  }
+  SetConfigValue(c, "commitlog_sync_group_window", "15ms");
+  ValidateConfig(c);
 }
 
 TEST(ConfigTest, SizesAndDurationsInCassandra41Units) {
