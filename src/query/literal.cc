@@ -13,7 +13,9 @@ using Kind = cql::Term::Kind;
 // The query's terms mapped onto the type layer's literals, which hold
 // Cassandra's acceptance rules for every type.
 types::Literal ToLiteral(const cql::Term& term) {
-  auto constant = [&](types::ConstantKind kind) { return types::Literal::Constant(kind, term.text); };
+  auto constant = [&](types::ConstantKind kind) {
+    return types::Literal::Constant(kind, term.text);
+  };
   auto elements = [&] {
     std::vector<types::Literal> out;
     out.reserve(term.elements.size());
@@ -21,25 +23,40 @@ types::Literal ToLiteral(const cql::Term& term) {
     return out;
   };
   switch (term.kind) {
-    case Kind::kString: return constant(types::ConstantKind::kString);
-    case Kind::kInteger: return constant(types::ConstantKind::kInteger);
-    case Kind::kFloat: return constant(types::ConstantKind::kFloat);
-    case Kind::kBoolean: return constant(types::ConstantKind::kBoolean);
-    case Kind::kUuid: return constant(types::ConstantKind::kUuid);
-    case Kind::kBlob: return constant(types::ConstantKind::kHex);
-    case Kind::kDuration: return constant(types::ConstantKind::kDuration);
-    case Kind::kNull: return types::Literal::Null();
-    case Kind::kList: return types::Literal::Collection(types::Literal::Kind::kList, elements());
-    case Kind::kSet: return types::Literal::Collection(types::Literal::Kind::kSet, elements());
-    case Kind::kMap: return types::Literal::Collection(types::Literal::Kind::kMap, elements());
-    case Kind::kTuple: return types::Literal::Collection(types::Literal::Kind::kTuple, elements());
-    case Kind::kUdt: return types::Literal::Udt(term.field_names, elements());
+    case Kind::kString:
+      return constant(types::ConstantKind::kString);
+    case Kind::kInteger:
+      return constant(types::ConstantKind::kInteger);
+    case Kind::kFloat:
+      return constant(types::ConstantKind::kFloat);
+    case Kind::kBoolean:
+      return constant(types::ConstantKind::kBoolean);
+    case Kind::kUuid:
+      return constant(types::ConstantKind::kUuid);
+    case Kind::kBlob:
+      return constant(types::ConstantKind::kHex);
+    case Kind::kDuration:
+      return constant(types::ConstantKind::kDuration);
+    case Kind::kNull:
+      return types::Literal::Null();
+    case Kind::kList:
+      return types::Literal::Collection(types::Literal::Kind::kList, elements());
+    case Kind::kSet:
+      return types::Literal::Collection(types::Literal::Kind::kSet, elements());
+    case Kind::kMap:
+      return types::Literal::Collection(types::Literal::Kind::kMap, elements());
+    case Kind::kTuple:
+      return types::Literal::Collection(types::Literal::Kind::kTuple, elements());
+    case Kind::kUdt:
+      return types::Literal::Udt(term.field_names, elements());
     case Kind::kBindMarker:
-      ThrowInvalid("Bind markers inside collection, tuple and UDT literals are not supported by "
-                   "Sibyl yet");
+      ThrowInvalid(
+          "Bind markers inside collection, tuple and UDT literals are not supported by "
+          "Sibyl yet");
     default:
-      ThrowInvalid("Function calls, type hints and arithmetic in terms are not supported by Sibyl "
-                   "yet");
+      ThrowInvalid(
+          "Function calls, type hints and arithmetic in terms are not supported by Sibyl "
+          "yet");
   }
 }
 

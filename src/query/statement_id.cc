@@ -1,10 +1,11 @@
 #include "query/statement_id.h"
-#include "common/hex.h"
 
 #include <openssl/evp.h>
 
 #include <memory>
 #include <stdexcept>
+
+#include "common/hex.h"
 
 namespace sibyl::query {
 namespace {
@@ -48,6 +49,5 @@ Bytes ComputeResultMetadataId(const std::vector<protocol::ColumnSpec>& columns) 
   }
   return md5.Finish();
 }
-
 
 }  // namespace sibyl::query
