@@ -167,11 +167,18 @@ const std::map<std::string, KeySpec>& Keys() {
         }}},
       {"commitlog_sync_period",
        {"DURATION", "periodic fsync interval (default: 10000ms)",
-        Millis(&Config::commitlog_sync_period, false)}},
+        [](Config& c, const std::string& k, const std::string& v) {
+          Millis(&Config::commitlog_sync_period, false)(c, k, v);
+          c.commitlog_sync_period_given = true;
+        }}},
       {"commitlog_sync_period_in_ms",
-       {"N", "the same in ms (older spelling)", Millis(&Config::commitlog_sync_period, true)}},
+       {"N", "the same in ms (older spelling)",
+        [](Config& c, const std::string& k, const std::string& v) {
+          Millis(&Config::commitlog_sync_period, true)(c, k, v);
+          c.commitlog_sync_period_given = true;
+        }}},
       {"commitlog_sync_group_window",
-       {"DURATION", "group fsync window (default: 1000ms)",
+       {"DURATION", "group fsync window (default: 0ms; group mode needs one)",
         Millis(&Config::commitlog_sync_group_window, false)}},
       {"commitlog_sync_group_window_in_ms",
        {"N", "the same in ms (older spelling)",
@@ -390,10 +397,20 @@ void ValidateConfig(const Config& config) {
   if (config.cluster_name.empty()) throw ConfigError("cluster_name must not be empty");
   if (config.data_file_directories.empty())
     throw ConfigError("data_file_directories must not be empty");
-  // DatabaseDescriptor's check, with its message.
-  if (config.commitlog_sync == CommitlogSync::kGroup &&
-      config.commitlog_sync_group_window.count() == 0)
-    throw ConfigError("Missing value for commitlog_sync_group_window.");
+  // DatabaseDescriptor's checks, with its messages.
+  if (config.commitlog_sync == CommitlogSync::kBatch && config.commitlog_sync_period_given)
+    throw ConfigError("Batch sync specified, but commitlog_sync_period found.");
+  if (config.commitlog_sync == CommitlogSync::kGroup) {
+    if (config.commitlog_sync_group_window.count() == 0)
+      throw ConfigError("Missing value for commitlog_sync_group_window.");
+    if (config.commitlog_sync_period_given)
+      throw ConfigError(
+          "Group sync specified, but commitlog_sync_period found. Only specify "
+          "commitlog_sync_group_window when using group sync");
+  }
+  if (config.commitlog_sync == CommitlogSync::kPeriodic &&
+      config.commitlog_sync_period.count() == 0)
+    throw ConfigError("Missing value for commitlog_sync_period.");
 }
 
 std::string DescribeConfigKeys() {

@@ -35,6 +35,10 @@ struct Config {
   std::filesystem::path commitlog_directory;  // default: <first data dir>/commitlog
   CommitlogSync commitlog_sync = CommitlogSync::kPeriodic;
   std::chrono::milliseconds commitlog_sync_period{10000};
+  // Set when the file or a flag gives commitlog_sync_period: Cassandra refuses
+  // a period with batch or group sync (the 10000ms default is cassandra.yaml's,
+  // which a batch/group configuration comments out).
+  bool commitlog_sync_period_given = false;
   // Cassandra 4.1's default is 0ms, which `commitlog_sync: group` refuses:
   // group mode needs the window given.
   std::chrono::milliseconds commitlog_sync_group_window{0};

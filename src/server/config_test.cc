@@ -41,6 +41,22 @@ TEST(ConfigTest, GroupSyncNeedsItsWindow) {
   ValidateConfig(c);
 }
 
+TEST(ConfigTest, APeriodIsOnlyForPeriodicSync) {
+  Config batch;
+  SetConfigValue(batch, "commitlog_sync", "batch");
+  ValidateConfig(batch);  // the default period does not count as given
+  SetConfigValue(batch, "commitlog_sync_period", "5000ms");
+  EXPECT_THROW(ValidateConfig(batch), ConfigError);
+  Config group;
+  SetConfigValue(group, "commitlog_sync", "group");
+  SetConfigValue(group, "commitlog_sync_group_window", "15ms");
+  SetConfigValue(group, "commitlog_sync_period_in_ms", "5000");
+  EXPECT_THROW(ValidateConfig(group), ConfigError);
+  Config periodic;
+  SetConfigValue(periodic, "commitlog_sync_period", "0ms");
+  EXPECT_THROW(ValidateConfig(periodic), ConfigError);
+}
+
 TEST(ConfigTest, SizesAndDurationsInCassandra41Units) {
   Config c;
   SetConfigValue(c, "native_transport_max_frame_size", "32MiB");

@@ -157,3 +157,13 @@ def test_restart_on_same_data_dir(tmp_path):
             server.stop_cleanly()
         finally:
             server.kill()
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--commitlog-sync", "group"], "Missing value for commitlog_sync_group_window."),
+    (["--commitlog-sync", "batch", "--commitlog-sync-period", "5000ms"],
+     "Batch sync specified, but commitlog_sync_period found."),
+])
+def test_commitlog_sync_settings_are_checked_as_cassandra_checks_them(tmp_path, args, message):
+    result = run([*start_args(tmp_path), *args], tmp_path)
+    assert_fails_with_one_line(result, message)
