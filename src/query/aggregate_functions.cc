@@ -228,12 +228,11 @@ class VarintSum final : public AggregateState {
   void Add(FunctionArgs args) override {
     if (Absent(args)) return;
     ++count_;
-    sum_ += function_internal::DecodeVarint(*args[0]);
+    sum_ += types::VarintValue(*args[0]);
   }
   OptBytes Compute() const override {
-    if (!average_ || count_ == 0)
-      return function_internal::EncodeVarint(average_ ? BigInt(0) : sum_);
-    return function_internal::EncodeVarint(sum_ / count_);  // truncates, as BigInteger.divide
+    if (!average_ || count_ == 0) return types::VarintBytes(average_ ? BigInt(0) : sum_);
+    return types::VarintBytes(sum_ / count_);  // truncates, as BigInteger.divide
   }
 
  private:

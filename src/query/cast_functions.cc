@@ -57,7 +57,7 @@ struct JavaNumber {
         break;
       case Kind::kVarint:
         n.form = Form::kVarint;
-        n.varint = function_internal::DecodeVarint(v);
+        n.varint = types::VarintValue(v);
         break;
       default:  // bigint, counter
         n.integer = types::DecodeBigint(v);
@@ -177,7 +177,7 @@ Bytes ConvertNumber(Kind from, Kind to, BytesView v) {
     case Kind::kDecimal:
       return ToDecimal(from, n);
     default:  // varint: BigInteger.valueOf(longValue())
-      return function_internal::EncodeVarint(BigInt(n.LongValue()));
+      return types::VarintBytes(BigInt(n.LongValue()));
   }
 }
 

@@ -1,47 +1,21 @@
 #include "query/function_big_number.h"
 
-#include <iterator>
-
+#include "types/big_number.h"
 #include "types/number_text.h"
 
 namespace sibyl::query::function_internal {
 
-BigInt DecodeVarint(BytesView v) {
-  BigInt value;
-  const auto* begin = reinterpret_cast<const uint8_t*>(v.data());
-  import_bits(value, begin, begin + v.size(), 8, true);
-  if (!v.empty() && (static_cast<uint8_t>(v[0]) & 0x80)) value -= BigInt(1) << (8 * v.size());
-  return value;
-}
-
-Bytes EncodeVarint(const BigInt& value) {
-  // A negative v is the bitwise complement of -v - 1, which is not negative.
-  const bool negative = value.sign() < 0;
-  const BigInt magnitude = negative ? BigInt(-value - 1) : value;
-  Bytes out;
-  if (magnitude.is_zero()) {
-    out.push_back('\0');
-  } else {
-    export_bits(magnitude, std::back_inserter(out), 8, true);
-  }
-  if (static_cast<uint8_t>(out[0]) & 0x80) out.insert(out.begin(), '\0');
-  if (negative) {
-    for (char& c : out) c = static_cast<char>(~static_cast<uint8_t>(c));
-  }
-  return out;
-}
-
 BigDecimal DecodeDecimal(BytesView v) {
   BigDecimal d;
   d.scale = static_cast<int32_t>(LoadBE32(v.data()));
-  d.unscaled = v.size() > 4 ? DecodeVarint(v.substr(4)) : BigInt(0);
+  d.unscaled = v.size() > 4 ? types::VarintValue(v.substr(4)) : BigInt(0);
   return d;
 }
 
 Bytes EncodeDecimal(const BigDecimal& v) {
   Bytes out;
   AppendBE32(out, static_cast<uint32_t>(v.scale));
-  out += EncodeVarint(v.unscaled);
+  out += types::VarintBytes(v.unscaled);
   return out;
 }
 

@@ -3,16 +3,16 @@
 // functions need it (casts, sum and avg of varint and decimal, toJson and
 // CAST AS text of decimals). Internal to the function library.
 
-#include <boost/multiprecision/cpp_int.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include "common/bytes.h"
+#include "types/big_number.h"
 
 namespace sibyl::query::function_internal {
 
-using BigInt = boost::multiprecision::cpp_int;
+using BigInt = types::BigInteger;
 
 // unscaled * 10^-scale.
 struct BigDecimal {
@@ -20,9 +20,7 @@ struct BigDecimal {
   int32_t scale = 0;
 };
 
-// REQUIRES: non-empty.
-[[nodiscard]] BigInt DecodeVarint(BytesView v);
-[[nodiscard]] Bytes EncodeVarint(const BigInt& v);  // minimal two's complement
+// Varints: types::VarintValue / types::VarintBytes (types/big_number.h).
 // REQUIRES: at least 4 bytes.
 [[nodiscard]] BigDecimal DecodeDecimal(BytesView v);
 [[nodiscard]] Bytes EncodeDecimal(const BigDecimal& v);

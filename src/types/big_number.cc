@@ -26,35 +26,7 @@ BytesView StripSignExtension(BytesView v) {
   return v.substr(start);
 }
 
-cpp_int ToCppInt(BytesView v) {
-  cpp_int value;
-  const auto* begin = reinterpret_cast<const uint8_t*>(v.data());
-  import_bits(value, begin, begin + v.size(), 8, true);
-  if (!v.empty() && (static_cast<uint8_t>(v[0]) & 0x80)) {
-    value -= cpp_int(1) << (8 * v.size());
-  }
-  return value;
-}
-
 int Sign(const cpp_int& v) { return v.sign(); }
-
-// Minimal two's complement, big-endian.
-Bytes VarintFromCppInt(const cpp_int& value) {
-  // A negative v is the bitwise complement of -v - 1, which is not negative.
-  const bool negative = value.sign() < 0;
-  const cpp_int magnitude = negative ? cpp_int(-value - 1) : value;
-  Bytes out;
-  if (magnitude.is_zero()) {
-    out.push_back('\0');
-  } else {
-    export_bits(magnitude, std::back_inserter(out), 8, true);
-  }
-  if (static_cast<uint8_t>(out[0]) & 0x80) out.insert(out.begin(), '\0');  // room for the sign
-  if (negative) {
-    for (char& c : out) c = static_cast<char>(~static_cast<uint8_t>(c));
-  }
-  return out;
-}
 
 // Boost reads a leading 0 as an octal prefix: strip them first.
 cpp_int FromDecimalDigits(std::string_view digits) {
@@ -72,6 +44,33 @@ bool AllDigits(std::string_view text) {
 }
 
 }  // namespace
+
+BigInteger VarintValue(BytesView v) {
+  cpp_int value;
+  const auto* begin = reinterpret_cast<const uint8_t*>(v.data());
+  import_bits(value, begin, begin + v.size(), 8, true);
+  if (!v.empty() && (static_cast<uint8_t>(v[0]) & 0x80)) {
+    value -= cpp_int(1) << (8 * v.size());
+  }
+  return value;
+}
+
+Bytes VarintBytes(const BigInteger& value) {
+  // A negative v is the bitwise complement of -v - 1, which is not negative.
+  const bool negative = value.sign() < 0;
+  const cpp_int magnitude = negative ? cpp_int(-value - 1) : value;
+  Bytes out;
+  if (magnitude.is_zero()) {
+    out.push_back('\0');
+  } else {
+    export_bits(magnitude, std::back_inserter(out), 8, true);
+  }
+  if (static_cast<uint8_t>(out[0]) & 0x80) out.insert(out.begin(), '\0');  // room for the sign
+  if (negative) {
+    for (char& c : out) c = static_cast<char>(~static_cast<uint8_t>(c));
+  }
+  return out;
+}
 
 int CompareVarint(BytesView a, BytesView b) {
   assert(!a.empty() && !b.empty());
@@ -98,8 +97,8 @@ int CompareDecimal(BytesView a, BytesView b) {
   assert(a.size() >= 4 && b.size() >= 4);
   const auto scale_a = static_cast<int32_t>(LoadBE32(a.data()));
   const auto scale_b = static_cast<int32_t>(LoadBE32(b.data()));
-  cpp_int unscaled_a = a.size() > 4 ? ToCppInt(a.substr(4)) : cpp_int(0);
-  cpp_int unscaled_b = b.size() > 4 ? ToCppInt(b.substr(4)) : cpp_int(0);
+  cpp_int unscaled_a = a.size() > 4 ? VarintValue(a.substr(4)) : cpp_int(0);
+  cpp_int unscaled_b = b.size() > 4 ? VarintValue(b.substr(4)) : cpp_int(0);
   const int sign_a = Sign(unscaled_a);
   const int sign_b = Sign(unscaled_b);
   if (sign_a != sign_b) return sign_a < sign_b ? -1 : 1;
@@ -129,13 +128,13 @@ int CompareDecimal(BytesView a, BytesView b) {
 
 std::string VarintToString(BytesView v) {
   assert(!v.empty());
-  return ToCppInt(v).str();
+  return VarintValue(v).str();
 }
 
 std::string DecimalToString(BytesView v) {
   assert(v.size() >= 4);
   const auto scale = static_cast<int32_t>(LoadBE32(v.data()));
-  const cpp_int unscaled = v.size() > 4 ? ToCppInt(v.substr(4)) : cpp_int(0);
+  const cpp_int unscaled = v.size() > 4 ? VarintValue(v.substr(4)) : cpp_int(0);
   const std::string digits = cpp_int(abs(unscaled)).str();
   const int64_t exponent = -static_cast<int64_t>(scale);
   const auto length = static_cast<int64_t>(digits.size());
@@ -168,7 +167,7 @@ std::optional<Bytes> ParseVarint(std::string_view text) {
   if (!AllDigits(text)) return std::nullopt;
   cpp_int value = FromDecimalDigits(text);
   if (negative) value = -value;
-  return VarintFromCppInt(value);
+  return VarintBytes(value);
 }
 
 std::optional<Bytes> ParseDecimal(std::string_view text) {
@@ -212,7 +211,7 @@ std::optional<Bytes> ParseDecimal(std::string_view text) {
   if (negative) unscaled = -unscaled;
   Bytes out;
   AppendBE32(out, static_cast<uint32_t>(static_cast<int32_t>(scale)));
-  out += VarintFromCppInt(unscaled);
+  out += VarintBytes(unscaled);
   return out;
 }
 

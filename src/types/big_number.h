@@ -4,6 +4,7 @@
 //   decimal: [int] scale, then the unscaled value as a varint;
 //            value = unscaled * 10^-scale (Java's BigDecimal).
 
+#include <boost/multiprecision/cpp_int.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,13 @@
 #include "common/bytes.h"
 
 namespace sibyl::types {
+
+using BigInteger = boost::multiprecision::cpp_int;
+
+// The value of a serialized varint (two's complement); empty reads as 0.
+[[nodiscard]] BigInteger VarintValue(BytesView v);
+// The minimal two's complement bytes of `v`.
+[[nodiscard]] Bytes VarintBytes(const BigInteger& v);
 
 // Numeric order; redundant sign-extension bytes do not matter.
 // REQUIRES: both non-empty.
