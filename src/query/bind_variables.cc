@@ -1,8 +1,17 @@
 #include "query/bind_variables.h"
 
+#include "common/clock.h"
 #include "common/error.h"
 
 namespace sibyl::query {
+
+FunctionContext* DefaultFunctionContext() {
+  // Shared by every request that does not bring a context: the clock is
+  // thread-safe and the context is never written after it is made.
+  static SystemClock clock;
+  static FunctionContext context{&clock, 4};
+  return &context;
+}
 
 BindSpecCollector::BindSpecCollector(std::string keyspace, std::string table, int marker_count)
     : keyspace_(std::move(keyspace)), table_(std::move(table)), specs_(marker_count) {}
@@ -25,7 +34,7 @@ std::vector<protocol::ColumnSpec> BindSpecCollector::Take() {
 
 BoundValues::BoundValues(const std::vector<protocol::ColumnSpec>& specs,
                          const protocol::QueryParameters& params)
-    : values_(&params.values) {
+    : values_(&params.values), function_context_(DefaultFunctionContext()) {
   const bool named = (params.flags & protocol::kQueryFlagNamesForValues) != 0;
   if (named) {
     // As Cassandra's QueryOptions: each marker takes the value whose name is

@@ -2,6 +2,7 @@
 // Bind markers (`?` and `:name`): what each receives, recorded while a
 // statement is prepared, and the values a request binds to them.
 
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "cql/ast.h"
 #include "protocol/request.h"
 #include "protocol/response.h"
+#include "query/function_definition.h"
 #include "types/cql_type.h"
 
 namespace sibyl::query {
@@ -51,9 +53,26 @@ class BoundValues {
   const Value& operator[](int index) const { return (*values_)[static_cast<size_t>(index)]; }
   size_t size() const { return values_->size(); }
 
+  // What function calls in terms (now(), toTimestamp(now()), ...) run with.
+  // Defaults to a context whose clock is a process-wide SystemClock; the
+  // query processor sets the node's. `context` must outlive this object.
+  void set_function_context(FunctionContext* context) { function_context_ = context; }
+  FunctionContext& function_context() const { return *function_context_; }
+
+  // Keeps a value computed while binding (a function call's result) for the
+  // request's lifetime, so PreparedTerm::Bind can return a view of it.
+  // References stay valid as more values are kept (std::deque).
+  BytesView Keep(Bytes computed) const { return computed_.emplace_back(std::move(computed)); }
+
  private:
   const std::vector<Value>* values_;
   std::vector<Value> reordered_;  // used only for named values
+  FunctionContext* function_context_;
+  mutable std::deque<Bytes> computed_;
 };
+
+// The context BoundValues uses unless told otherwise: a process-wide
+// SystemClock, protocol v4.
+[[nodiscard]] FunctionContext* DefaultFunctionContext();
 
 }  // namespace sibyl::query

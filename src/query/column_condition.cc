@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "query/restriction_preparation.h"
 #include "types/collection_value.h"
 #include "types/cql_identifier.h"
 #include "types/value_codec.h"
@@ -13,26 +14,7 @@ namespace {
 
 using Op = cql::Relation::Op;
 
-const char* OperatorText(Op op) {
-  switch (op) {
-    case Op::kEq:
-      return "=";
-    case Op::kNeq:
-      return "!=";
-    case Op::kLt:
-      return "<";
-    case Op::kLte:
-      return "<=";
-    case Op::kGt:
-      return ">";
-    case Op::kGte:
-      return ">=";
-    case Op::kIn:
-      return "IN";
-    default:
-      return "?";
-  }
-}
+using restriction_preparation::OperatorText;
 
 bool IsSlice(Op op) { return op == Op::kLt || op == Op::kLte || op == Op::kGt || op == Op::kGte; }
 

@@ -39,10 +39,17 @@ std::string Function::ToString() const {
 
 std::string Function::ColumnName(std::span<const std::string> argument_names) const {
   if (!column_name_format_.empty()) {
-    std::string out = column_name_format_;
-    const size_t at = out.find("%s");
-    if (at != std::string::npos) {
-      out.replace(at, 2, argument_names.empty() ? std::string() : argument_names[0]);
+    // Each %s takes the next argument's name (operators: "%s + %s").
+    std::string out;
+    size_t next = 0;
+    for (size_t i = 0; i < column_name_format_.size(); ++i) {
+      if (column_name_format_.compare(i, 2, "%s") == 0) {
+        if (next < argument_names.size()) out += argument_names[next];
+        ++next;
+        ++i;
+      } else {
+        out += column_name_format_[i];
+      }
     }
     return out;
   }

@@ -101,8 +101,9 @@ class Function {
   // "cast(c as int)" for casts (set with set_column_name_format).
   [[nodiscard]] std::string ColumnName(std::span<const std::string> argument_names) const;
 
-  // Internal to the catalog: a fixed column name ("count") or a cast's
-  // "cast(%s as int)" form, where %s is the argument's name.
+  // Internal to the catalog: a fixed column name ("count"), a cast's
+  // "cast(%s as int)" form or an operator's "%s + %s", where each %s is the
+  // next argument's name.
   void set_column_name_format(std::string format) { column_name_format_ = std::move(format); }
 
  private:

@@ -1,5 +1,6 @@
 #include "query/function_registry.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "common/error.h"
@@ -116,8 +117,7 @@ types::AssignmentResult TestArgument(const FunctionArgument& argument,
 
 const FunctionRegistry& FunctionRegistry::Native() {
   // Cassandra 4.1's SystemKeyspace.functions(): UuidFcts, TimeFcts,
-  // BytesConversionFcts, AggregateFcts, CastFcts (OperationFcts are the
-  // arithmetic operators, which the term layer handles).
+  // BytesConversionFcts, AggregateFcts, CastFcts, OperationFcts.
   static const FunctionRegistry* const registry = [] {
     auto* r = new FunctionRegistry();
     AddUuidFunctions(*r);
@@ -125,6 +125,7 @@ const FunctionRegistry& FunctionRegistry::Native() {
     AddBlobFunctions(*r);
     AddAggregateFunctions(*r);
     AddCastFunctions(*r);
+    AddOperationFunctions(*r);
     return r;
   }();
   return *registry;
@@ -147,8 +148,9 @@ FunctionPtr FunctionRegistry::Resolve(const FunctionName& name,
                                       const types::TypePtr& receiver, CallSite site,
                                       std::string_view current_keyspace) const {
   if (IsNativeName(name, "token")) {
-    // Programmer error: the statement layer resolves token() itself.
-    throw CqlError(ErrorCode::kServerError, "token() must be resolved by the statement layer");
+    // The selection resolves token() itself, against its table's partition
+    // key; a term (token(k) > token(1)) would need that table too.
+    ThrowInvalid("token() as a value (token(k) > token(...)) is not supported by Sibyl yet");
   }
   if (IsNativeName(name, "tojson")) {
     if (site != CallSite::kSelection) {
@@ -208,12 +210,36 @@ FunctionPtr FunctionRegistry::Resolve(const FunctionName& name,
         break;
     }
   }
+  const bool is_operation = IsOperationFunctionName(name.name);
   if (compatibles.empty()) {
+    if (is_operation && arguments.size() == 2) {
+      ThrowInvalid(std::string("the '") + OperatorOfFunction(name.name) +
+                   "' operation is not supported between " + arguments[0].text + " and " +
+                   arguments[1].text);
+    }
     ThrowInvalid("Invalid call to function " + name.ToString() +
                  ", none of its type signatures match (known type signatures: " +
                  JoinSignatures(candidates) + ")");
   }
   if (compatibles.size() > 1) {
+    if (is_operation) {
+      // FunctionResolver: with a receiver and no marker, the overload taking
+      // the receiver's type on both sides wins.
+      const bool has_marker = std::any_of(
+          arguments.begin(), arguments.end(),
+          [](const FunctionArgument& a) { return a.kind == FunctionArgument::Kind::kBindMarker; });
+      if (receiver != nullptr && !has_marker) {
+        for (const FunctionPtr& f : compatibles) {
+          if (f->arg_types().size() == 2 && f->arg_types()[0]->Equals(*receiver) &&
+              f->arg_types()[1]->Equals(*receiver)) {
+            return f;
+          }
+        }
+      }
+      ThrowInvalid(std::string("Ambiguous '") + OperatorOfFunction(name.name) +
+                   "' operation: use type casts to disambiguate");
+    }
+    if (name.name == "_negate") ThrowInvalid("Ambiguous negation: use type casts to disambiguate");
     ThrowInvalid("Ambiguous call to function " + name.ToString() +
                  " (can be matched by following signatures: " + JoinSignatures(compatibles) +
                  "): use type casts to disambiguate");

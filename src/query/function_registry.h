@@ -36,6 +36,10 @@
 //   fromJson() cannot be used in the selection clause of a SELECT statement
 //   Incorrect number of arguments specified for function system.fromjson : (text) -> int
 //     (expected 1, found 2)
+// and for the operators (names "_add", ..., "_negate"; arithmetic_functions.cc):
+//   the '+' operation is not supported between v and 'a'
+//   Ambiguous '+' operation: use type casts to disambiguate
+//   Ambiguous negation: use type casts to disambiguate
 // fromJson's argument is not type-checked here: the term layer prepares it
 // as text, named ArgumentSpecName(f, 0), and reports its own conversion error.
 //
@@ -157,5 +161,17 @@ void AddFloorFunctions(FunctionRegistry& registry);  // called by AddTimeFunctio
 void AddBlobFunctions(FunctionRegistry& registry);
 void AddAggregateFunctions(FunctionRegistry& registry);
 void AddCastFunctions(FunctionRegistry& registry);
+void AddOperationFunctions(FunctionRegistry& registry);  // arithmetic_functions.cc
+
+// The arithmetic operators (OperationFcts): "_add" for '+', "_substract"
+// for '-', "_multiply", "_divide", "_modulo"; nullptr for other symbols.
+// Negation is "_negate".
+[[nodiscard]] const char* OperationFunctionName(char symbol);
+[[nodiscard]] bool IsOperationFunctionName(std::string_view name);
+[[nodiscard]] char OperatorOfFunction(std::string_view name);
+// Throws CqlError(kInvalid) "... is not supported by Sibyl yet" for the
+// operations Sibyl registers but does not compute: timestamp/date +-
+// duration and arithmetic with a decimal result. Other functions pass.
+void CheckOperationSupported(const Function& function);
 
 }  // namespace sibyl::query

@@ -62,6 +62,8 @@ types::Literal ToLiteral(const cql::Term& term) {
 
 }  // namespace
 
+types::Literal ToTypesLiteral(const cql::Term& term) { return ToLiteral(term); }
+
 Bytes ConvertLiteral(const cql::Term& term, std::string_view receiver, const types::CqlType& type) {
   const int64_t now_millis = std::chrono::duration_cast<std::chrono::milliseconds>(
                                  std::chrono::system_clock::now().time_since_epoch())

@@ -13,6 +13,7 @@
 #include "common/bytes.h"
 #include "cql/ast.h"
 #include "types/cql_type.h"
+#include "types/literal.h"
 
 namespace sibyl::query {
 
@@ -21,5 +22,9 @@ namespace sibyl::query {
 // naming the literal kinds and types Sibyl does not convert yet.
 [[nodiscard]] Bytes ConvertLiteral(const cql::Term& term, std::string_view receiver,
                                    const types::CqlType& type);
+
+// The term as the type layer's literal (for assignment tests, e.g. of a
+// function argument). Throws CqlError(kInvalid) for the kinds above.
+[[nodiscard]] types::Literal ToTypesLiteral(const cql::Term& term);
 
 }  // namespace sibyl::query

@@ -5,6 +5,7 @@
 
 #include "cluster/token.h"
 #include "common/error.h"
+#include "query/cartesian_product.h"
 #include "types/cql_identifier.h"
 #include "types/value_codec.h"
 
@@ -88,24 +89,6 @@ void CheckKeyLength(size_t length) {
     ThrowInvalid("Key length of " + std::to_string(length) + " is longer than maximum of " +
                  std::to_string(kMaxKeyLength));
   }
-}
-
-// Every combination of one value per column, in order.
-std::vector<std::vector<BytesView>> CartesianProduct(
-    const std::vector<std::vector<BytesView>>& per_column) {
-  std::vector<std::vector<BytesView>> out{{}};
-  for (const auto& choices : per_column) {
-    std::vector<std::vector<BytesView>> next;
-    next.reserve(out.size() * choices.size());
-    for (const auto& prefix : out) {
-      for (BytesView choice : choices) {
-        next.push_back(prefix);
-        next.back().push_back(choice);
-      }
-    }
-    out = std::move(next);
-  }
-  return out;
 }
 
 std::string JoinNames(const std::vector<const ColumnMetadata*>& columns) {

@@ -255,7 +255,13 @@ Result QueryProcessor::RunTruncate(const TruncatePlan& truncate, const schema::S
 Result QueryProcessor::Run(const PreparedStatement& statement,
                            const protocol::QueryParameters& params, ClientState& client,
                            const schema::Schema& schema) {
-  const BoundValues values(statement.bind_specs, params);
+  BoundValues values(statement.bind_specs, params);
+  // now() and friends in terms read the node's clock, as writes do.
+  FunctionContext functions;
+  if (coordinator_ != nullptr) {
+    functions.clock = &coordinator_->clock();
+    values.set_function_context(&functions);
+  }
   if (const auto* use = std::get_if<UseKeyspace>(&statement.plan)) {
     if (schema.FindKeyspace(use->keyspace) == nullptr) {
       ThrowInvalid("Keyspace '" + use->keyspace + "' does not exist");
@@ -296,7 +302,12 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
     return RunTruncate(*truncate, schema);
   }
   const auto& select = std::get<std::shared_ptr<const SelectStatement>>(statement.plan);
-  return select->Execute(values, params, schema, SourceFor(*select->table()));
+  SelectContext context;
+  if (coordinator_ != nullptr) context.clock = &coordinator_->clock();
+  context.warnings = &client.warnings;
+  context.thresholds = options_.read_thresholds;
+  if (!node_.broadcast_address.empty()) context.node_address = node_.broadcast_address;
+  return select->Execute(values, params, schema, SourceFor(*select->table()), context);
 }
 
 }  // namespace sibyl::query

@@ -38,6 +38,7 @@
 #include "query/prepared_statement.h"
 #include "query/result.h"
 #include "query/row_source.h"
+#include "query/select_statement.h"
 #include "query/storage_row_source.h"
 #include "schema/local_node_info.h"
 #include "schema/metadata_store.h"
@@ -49,7 +50,8 @@ namespace sibyl::query {
 struct QueryProcessorOptions {
   // Prepared statements kept before the least recently used is evicted. Default: 10,000.
   size_t prepared_cache_capacity = 10000;
-  BatchLimits batch_limits;  // cassandra.yaml's batch_size_* and unlogged_batch_* thresholds
+  BatchLimits batch_limits;        // cassandra.yaml's batch_size_* and unlogged_batch_* thresholds
+  ReadThresholds read_thresholds;  // cassandra.yaml's tombstone_warn/failure_threshold
 };
 
 class QueryProcessor {

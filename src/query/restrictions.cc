@@ -4,250 +4,289 @@
 #include <string>
 
 #include "common/error.h"
-#include "types/value_codec.h"
+#include "query/restriction_preparation.h"
 
 namespace sibyl::query {
-namespace {
 
 using schema::ColumnKind;
 using schema::ColumnMetadata;
 using schema::TableMetadata;
+namespace prep = restriction_preparation;
 
-const char* OperatorSymbol(cql::Relation::Op op) {
-  switch (op) {
-    case cql::Relation::Op::kEq:
-      return "=";
-    case cql::Relation::Op::kNeq:
-      return "!=";
-    case cql::Relation::Op::kLt:
-      return "<";
-    case cql::Relation::Op::kLte:
-      return "<=";
-    case cql::Relation::Op::kGt:
-      return ">";
-    case cql::Relation::Op::kGte:
-      return ">=";
-    case cql::Relation::Op::kIn:
-      return "IN";
-    case cql::Relation::Op::kContains:
-      return "CONTAINS";
-    case cql::Relation::Op::kContainsKey:
-      return "CONTAINS KEY";
-    case cql::Relation::Op::kLike:
-      return "LIKE";
-    case cql::Relation::Op::kIsNotNull:
-      return "IS NOT";
+// Builds a Restrictions relation by relation, with StatementRestrictions'
+// checks once all are in.
+class RestrictionsBuilder {
+ public:
+  RestrictionsBuilder(const TableMetadata& table, bool allow_filtering)
+      : table_(table), allow_filtering_(allow_filtering) {}
+
+  void Add(const cql::Relation& relation, BindSpecCollector& binds);
+  Restrictions Finish();
+
+ private:
+  // One restriction on clustering columns [first, last], single or multi-column.
+  struct ClusteringEntry {
+    size_t first = 0;
+    size_t last = 0;
+    bool is_slice = false;
+    bool is_contains = false;
+    int single = -1;  // index in restrictions_, or
+    int multi = -1;   // index in multi_
+  };
+  std::vector<ClusteringEntry> ClusteringEntries() const;
+  ColumnRestriction* FindSingle(size_t column);
+  void AddClustering(std::optional<ColumnRestriction> single,
+                     std::optional<MultiColumnRestriction> multi);
+  void CheckClusteringOrder(size_t new_first, bool new_is_slice) const;
+
+  const TableMetadata& table_;
+  const bool allow_filtering_;
+  Restrictions r_;
+};
+
+ColumnRestriction* RestrictionsBuilder::FindSingle(size_t column) {
+  for (auto& r : r_.restrictions_) {
+    if (r.column == column) return &r;
   }
-  return "?";
+  return nullptr;
 }
 
-bool IsNonFrozenCollection(const types::CqlType& type) {
-  return type.is_collection() && !type.frozen();
+std::vector<RestrictionsBuilder::ClusteringEntry> RestrictionsBuilder::ClusteringEntries() const {
+  std::vector<ClusteringEntry> entries;
+  for (size_t i = 0; i < r_.restrictions_.size(); ++i) {
+    const ColumnRestriction& r = r_.restrictions_[i];
+    if (table_.columns[r.column].kind != ColumnKind::kClustering) continue;
+    entries.push_back({r.column, r.column, r.is_slice(), r.is_contains(), static_cast<int>(i), -1});
+  }
+  for (size_t i = 0; i < r_.multi_.size(); ++i) {
+    const MultiColumnRestriction& m = r_.multi_[i];
+    entries.push_back({m.first, m.last(), m.kind == MultiColumnRestriction::Kind::kSlice, false, -1,
+                       static_cast<int>(i)});
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  return entries;
 }
 
-// Adds one relation to its column's restriction, with Cassandra's checks on
-// how relations on one column combine.
-void Merge(ColumnRestriction& r, const ColumnMetadata& column, const cql::Relation& relation,
-           BindSpecCollector& binds) {
-  using Op = cql::Relation::Op;
-  const std::string& name = column.name;
-  const Op op = relation.op;
-  const bool is_slice = op == Op::kLt || op == Op::kLte || op == Op::kGt || op == Op::kGte;
-
-  if (r.is_eq() && (op == Op::kEq || op == Op::kIn || is_slice)) {
-    ThrowInvalid(name + " cannot be restricted by more than one relation if it includes an Equal");
+// ClusteringColumnRestrictions.mergeWith's checks (without ALLOW FILTERING),
+// against the restrictions before the new one joined them.
+void RestrictionsBuilder::CheckClusteringOrder(size_t new_first, bool new_is_slice) const {
+  if (allow_filtering_) return;
+  const auto entries = ClusteringEntries();
+  if (entries.empty()) return;
+  // The restriction on the last restricted column.
+  const ClusteringEntry* last = &entries.front();
+  for (const auto& e : entries) {
+    if (e.last >= last->last) last = &e;
   }
-  if (r.is_in() && (op == Op::kEq || op == Op::kIn || is_slice)) {
-    ThrowInvalid(name + " cannot be restricted by more than one relation if it includes a IN");
+  const std::string& new_name = table_.columns[new_first].name;
+  if (last->is_slice && new_first > last->first) {
+    ThrowInvalid("Clustering column \"" + new_name +
+                 "\" cannot be restricted (preceding column \"" + table_.columns[last->first].name +
+                 "\" is restricted by a non-EQ relation)");
   }
-  if (r.is_slice() && (op == Op::kEq || op == Op::kIn)) {
-    ThrowInvalid("Column \"" + name +
-                 "\" cannot be restricted by both an equality and an inequality relation");
-  }
-
-  switch (op) {
-    case Op::kEq:
-      r.eq = PrepareTerm(relation.terms.at(0), name, column.type, binds);
-      break;
-    case Op::kIn:
-      if (relation.in_marker) {
-        r.in_marker = PrepareTerm(relation.terms.at(0), "in(" + name + ")",
-                                  types::CqlType::List(column.type), binds);
-      } else {
-        std::vector<PreparedTerm> values;
-        for (const auto& term : relation.terms) {
-          values.push_back(PrepareTerm(term, name, column.type, binds));
-        }
-        r.in_values = std::move(values);
+  if (new_first < last->first && new_is_slice) {
+    // The next restricted column after the new restriction's first one.
+    size_t next = last->first;
+    for (const auto& e : entries) {
+      for (size_t c = e.first; c <= e.last; ++c) {
+        if (c > new_first && c < next) next = c;
       }
-      break;
-    case Op::kGt:
-    case Op::kGte:
-      if (r.lower)
-        ThrowInvalid("More than one restriction was found for the start bound on " + name);
-      r.lower = PrepareTerm(relation.terms.at(0), name, column.type, binds);
-      r.lower_inclusive = op == Op::kGte;
-      break;
-    case Op::kLt:
-    case Op::kLte:
-      if (r.upper) ThrowInvalid("More than one restriction was found for the end bound on " + name);
-      r.upper = PrepareTerm(relation.terms.at(0), name, column.type, binds);
-      r.upper_inclusive = op == Op::kLte;
-      break;
-    case Op::kContains: {
-      const types::CqlType& type = *column.type;
-      if (!type.is_collection()) {
-        ThrowInvalid("Cannot use CONTAINS on non-collection column " + name);
-      }
-      // Lists and sets contain elements; maps are searched by value.
-      const types::TypePtr& element = type.params()[type.kind() == types::Kind::kMap ? 1 : 0];
-      r.contains.push_back(
-          PrepareTerm(relation.terms.at(0), "value(" + name + ")", element, binds));
-      break;
     }
-    case Op::kContainsKey:
-      if (column.type->kind() != types::Kind::kMap) {
-        ThrowInvalid("Cannot use CONTAINS KEY on non-map column " + name);
-      }
-      r.contains_key.push_back(
-          PrepareTerm(relation.terms.at(0), "key(" + name + ")", column.type->params()[0], binds));
-      break;
-    case Op::kNeq:
-      ThrowInvalid("Unsupported \"!=\" relation on column " + name);
-    case Op::kLike:
-      ThrowInvalid("LIKE restriction is only supported on properly indexed columns. " + name +
-                   " LIKE ... is not valid.");
-    case Op::kIsNotNull:
-      ThrowInvalid("Unsupported restriction: " + name + " IS NOT NULL");
+    ThrowInvalid("PRIMARY KEY column \"" + table_.columns[next].name +
+                 "\" cannot be restricted (preceding column \"" + new_name +
+                 "\" is restricted by a non-EQ relation)");
   }
 }
 
-BytesView RequireValue(const Value& value, const std::string& column) {
-  if (value.is_unset()) ThrowInvalid("Invalid unset value for column " + column);
-  if (value.is_null()) ThrowInvalid("Invalid null value in condition for column " + column);
-  return value.bytes;
+void RestrictionsBuilder::AddClustering(std::optional<ColumnRestriction> single,
+                                        std::optional<MultiColumnRestriction> multi) {
+  const size_t first = single ? single->column : multi->first;
+  const size_t last = single ? single->column : multi->last();
+  const bool is_slice =
+      single ? single->is_slice() : multi->kind == MultiColumnRestriction::Kind::kSlice;
+
+  // Merge with the restrictions already on these columns (may throw).
+  std::vector<ClusteringEntry> overlapping;
+  for (const auto& e : ClusteringEntries()) {
+    if (e.last >= first && e.first <= last) overlapping.push_back(e);
+  }
+  std::optional<ColumnRestriction> merged_single;
+  std::optional<MultiColumnRestriction> merged_multi;
+  if (overlapping.empty()) {
+    merged_single = std::move(single);
+    merged_multi = std::move(multi);
+  } else if (single && overlapping.size() == 1 && overlapping[0].single >= 0) {
+    merged_single = r_.restrictions_[static_cast<size_t>(overlapping[0].single)];
+    prep::MergeSingleColumn(*merged_single, std::move(*single), table_.columns[first]);
+  } else {
+    // A tuple relation is involved: merge in tuple form (3.0+ converts a
+    // single-column slice into a one-column tuple, as MultiColumnRestriction.mergeWith).
+    std::optional<MultiColumnRestriction> added = multi;
+    if (single) {
+      added = prep::ToMultiColumn(*single);
+      if (!added) {
+        // CONTAINS cannot become a tuple relation; whatever exists refuses it.
+        added = MultiColumnRestriction{};
+        added->first = first;
+        added->count = 1;
+      }
+    }
+    for (const auto& e : overlapping) {
+      std::optional<MultiColumnRestriction> existing;
+      if (e.single >= 0) {
+        const ColumnRestriction& s = r_.restrictions_[static_cast<size_t>(e.single)];
+        existing = prep::ToMultiColumn(s);
+        if (!existing) prep::ThrowContainsMerge(table_.columns[s.column]);
+      } else {
+        existing = r_.multi_[static_cast<size_t>(e.multi)];
+      }
+      prep::MergeMultiColumn(*existing, *added, table_);
+      merged_multi = std::move(existing);
+    }
+  }
+
+  CheckClusteringOrder(first, is_slice);
+
+  // Replace the overlapping restrictions by the merged one.
+  std::vector<size_t> singles_to_remove;
+  std::vector<size_t> multis_to_remove;
+  for (const auto& e : overlapping) {
+    if (e.single >= 0) singles_to_remove.push_back(static_cast<size_t>(e.single));
+    if (e.multi >= 0) multis_to_remove.push_back(static_cast<size_t>(e.multi));
+  }
+  std::sort(singles_to_remove.rbegin(), singles_to_remove.rend());
+  std::sort(multis_to_remove.rbegin(), multis_to_remove.rend());
+  for (size_t i : singles_to_remove) r_.restrictions_.erase(r_.restrictions_.begin() + i);
+  for (size_t i : multis_to_remove) r_.multi_.erase(r_.multi_.begin() + i);
+  if (merged_single) r_.restrictions_.push_back(std::move(*merged_single));
+  if (merged_multi) r_.multi_.push_back(std::move(*merged_multi));
 }
 
-}  // namespace
+void RestrictionsBuilder::Add(const cql::Relation& relation, BindSpecCollector& binds) {
+  using Op = cql::Relation::Op;
+  using Lhs = cql::Relation::Lhs;
+  if (relation.lhs == Lhs::kCustomIndexExpression) {
+    ThrowInvalid("Custom index expressions are not supported by Sibyl yet");
+  }
+  // StatementRestrictions refuses IS NOT NULL outside materialized views;
+  // Relation.toRestriction refuses != before looking at the columns.
+  if (relation.op == Op::kIsNotNull) {
+    ThrowInvalid("Unsupported restriction: " + prep::RelationText(relation));
+  }
+  if (relation.op == Op::kNeq) {
+    ThrowInvalid("Unsupported \"!=\" relation: " + prep::RelationText(relation));
+  }
+  switch (relation.lhs) {
+    case Lhs::kToken: {
+      TokenRestriction token = prep::PrepareToken(table_, relation, binds);
+      if (r_.token_) {
+        prep::MergeToken(*r_.token_, std::move(token), table_);
+      } else {
+        r_.token_ = std::move(token);
+      }
+      return;
+    }
+    case Lhs::kColumnTuple:
+      AddClustering(std::nullopt, prep::PrepareMultiColumn(table_, relation, binds));
+      return;
+    default:
+      break;
+  }
+  const size_t index = prep::ExistingColumn(table_, relation.columns.at(0));
+  const ColumnMetadata& column = table_.columns[index];
+  if (relation.op == Op::kLike) {
+    // Only a SASI index answers LIKE, and Sibyl has none.
+    ThrowInvalid("LIKE restriction is only supported on properly indexed columns. " +
+                 prep::RelationText(relation) + " is not valid.");
+  }
+  ColumnRestriction restriction = prep::PrepareSingleColumn(table_, index, relation, binds);
+  if (column.kind == ColumnKind::kClustering) {
+    AddClustering(std::move(restriction), std::nullopt);
+    return;
+  }
+  if (ColumnRestriction* existing = FindSingle(index)) {
+    prep::MergeSingleColumn(*existing, std::move(restriction), column);
+  } else {
+    r_.restrictions_.push_back(std::move(restriction));
+  }
+}
+
+Restrictions RestrictionsBuilder::Finish() {
+  const std::string allow_filtering_message(kRequiresAllowFilteringMessage);
+  // Partition key (processPartitionKeyRestrictions).
+  const size_t pk_size = table_.partition_key_size();
+  size_t pk_restricted = 0;
+  bool pk_slice = false;
+  bool pk_contains = false;
+  bool pk_all_eq = true;
+  for (size_t i = 0; i < pk_size; ++i) {
+    const ColumnRestriction* r = r_.Find(i);
+    if (r == nullptr) {
+      pk_all_eq = false;
+      continue;
+    }
+    ++pk_restricted;
+    pk_slice |= r->is_slice();
+    pk_contains |= r->is_contains();
+    r_.partition_key_in_ |= r->is_in();
+    if (!r->is_eq()) pk_all_eq = false;
+  }
+  r_.partition_key_needs_filtering_ =
+      pk_restricted > 0 && (pk_restricted < pk_size || pk_slice || pk_contains);
+  r_.selects_partitions_ = pk_restricted == pk_size && !r_.partition_key_needs_filtering_;
+  r_.selects_one_partition_ = r_.selects_partitions_ && pk_all_eq;
+  if (r_.partition_key_needs_filtering_ && !allow_filtering_) ThrowInvalid(allow_filtering_message);
+
+  // Clustering columns (processClusteringColumnsRestrictions).
+  const auto entries = ClusteringEntries();
+  r_.has_clustering_ = !entries.empty();
+  bool clustering_contains = false;
+  bool clustering_needs_filtering = false;
+  size_t position = table_.clustering_begin();
+  for (const auto& e : entries) {
+    clustering_contains |= e.is_contains;
+    if (e.is_contains || e.first != position) clustering_needs_filtering = true;
+    if (!e.is_slice) position = e.last + 1;
+  }
+  if (clustering_contains && !allow_filtering_) {
+    ThrowInvalid(
+        "Clustering columns can only be restricted with CONTAINS with a secondary index or "
+        "filtering");
+  }
+  if (clustering_needs_filtering && !allow_filtering_) {
+    size_t expected = table_.clustering_begin();
+    for (const auto& e : entries) {
+      for (size_t c = e.first; c <= e.last; ++c, ++expected) {
+        if (c != expected) {
+          ThrowInvalid("PRIMARY KEY column \"" + table_.columns[c].name +
+                       "\" cannot be restricted as preceding column \"" +
+                       table_.columns[expected].name + "\" is not restricted");
+        }
+      }
+    }
+  }
+
+  // Static and regular columns.
+  for (const auto& r : r_.restrictions_) {
+    if (!table_.columns[r.column].is_primary_key()) r_.has_non_key_ = true;
+  }
+  if (r_.has_non_key_ && !allow_filtering_) ThrowInvalid(allow_filtering_message);
+
+  // SelectStatement.checkNeedsFiltering: a range read that checks clustering
+  // values filters, even when each partition is read by slices.
+  if (!allow_filtering_ && !r_.selects_partitions_ && r_.has_clustering_) {
+    ThrowInvalid(allow_filtering_message);
+  }
+  return std::move(r_);
+}
 
 Restrictions Restrictions::Prepare(const TableMetadata& table,
                                    const std::vector<cql::Relation>& where, bool allow_filtering,
                                    BindSpecCollector& binds) {
-  Restrictions result;
-  for (const cql::Relation& relation : where) {
-    switch (relation.lhs) {
-      case cql::Relation::Lhs::kToken:
-        ThrowInvalid("token() restrictions are not supported by Sibyl yet");
-      case cql::Relation::Lhs::kColumnTuple:
-        ThrowInvalid("Multi-column relations are not supported by Sibyl yet");
-      case cql::Relation::Lhs::kMapElement:
-        ThrowInvalid("Restrictions on map elements are not supported by Sibyl yet");
-      case cql::Relation::Lhs::kCustomIndexExpression:
-        ThrowInvalid("Custom index expressions are not supported by Sibyl yet");
-      case cql::Relation::Lhs::kColumn:
-        break;
-    }
-    const std::string& name = relation.columns.at(0);
-    const int index = table.ColumnIndex(name);
-    if (index < 0) {
-      ThrowInvalid("Undefined column name " + name + " in table " + table.QualifiedName());
-    }
-    const ColumnMetadata& column = table.columns[static_cast<size_t>(index)];
-    using Op = cql::Relation::Op;
-    if (IsNonFrozenCollection(*column.type) && relation.op != Op::kContains &&
-        relation.op != Op::kContainsKey) {
-      ThrowInvalid("Collection column '" + name + "' (" + column.type->ToCql() +
-                   ") cannot be restricted by a '" + OperatorSymbol(relation.op) + "' relation");
-    }
-    if (relation.op == Op::kIn && !column.is_primary_key()) {
-      ThrowInvalid("IN predicates on non-primary-key columns (" + name + ") is not yet supported");
-    }
-    auto it = std::find_if(result.restrictions_.begin(), result.restrictions_.end(),
-                           [&](const ColumnRestriction& r) { return r.column == size_t(index); });
-    if (it == result.restrictions_.end()) {
-      result.restrictions_.push_back(ColumnRestriction{});
-      it = std::prev(result.restrictions_.end());
-      it->column = static_cast<size_t>(index);
-    }
-    Merge(*it, column, relation, binds);
-  }
-
-  // Partition key: every column by = or IN, or else the query scans a range
-  // and the partition key relations filter it.
-  const size_t pk_size = table.partition_key_size();
-  size_t pk_restricted = 0;
-  bool pk_all_eq_in = true;
-  bool pk_all_eq = true;
-  for (size_t i = 0; i < pk_size; ++i) {
-    const ColumnRestriction* r = result.Find(i);
-    if (r == nullptr) {
-      pk_all_eq_in = pk_all_eq = false;
-      continue;
-    }
-    ++pk_restricted;
-    if (!(r->is_eq() || r->is_in()) || r->is_slice() || r->is_contains()) pk_all_eq_in = false;
-    if (!r->is_eq()) pk_all_eq = false;
-  }
-  result.selects_partitions_ = pk_all_eq_in;
-  result.selects_one_partition_ = pk_all_eq_in && pk_all_eq;
-  if (pk_restricted > 0 && !pk_all_eq_in && !allow_filtering) {
-    ThrowInvalid(std::string(kRequiresAllowFilteringMessage));
-  }
-
-  // Clustering columns: a prefix of = / IN, at most one slice last; anything
-  // else needs filtering.
-  const size_t ck_begin = table.clustering_begin();
-  const size_t ck_end = ck_begin + table.clustering_size();
-  bool clustering_needs_filtering = false;
-  const ColumnMetadata* first_unrestricted = nullptr;
-  const ColumnMetadata* slice_column = nullptr;
-  // The first restricted clustering column after an unrestricted one, and that unrestricted one.
-  const ColumnMetadata* gap_column = nullptr;
-  const ColumnMetadata* gap_missing = nullptr;
-  for (size_t i = ck_begin; i < ck_end; ++i) {
-    const ColumnRestriction* r = result.Find(i);
-    const ColumnMetadata& column = table.columns[i];
-    if (r == nullptr) {
-      if (first_unrestricted == nullptr) first_unrestricted = &column;
-      continue;
-    }
-    result.has_clustering_ = true;
-    if (slice_column != nullptr) {
-      if (!allow_filtering) {
-        ThrowInvalid("Clustering column \"" + column.name +
-                     "\" cannot be restricted (preceding column \"" + slice_column->name +
-                     "\" is restricted by a non-EQ relation)");
-      }
-      clustering_needs_filtering = true;
-    }
-    if (first_unrestricted != nullptr) {
-      if (gap_column == nullptr) {
-        gap_column = &column;
-        gap_missing = first_unrestricted;
-      }
-      clustering_needs_filtering = true;
-    }
-    if (r->is_slice() && slice_column == nullptr) slice_column = &column;
-    if (r->is_contains()) clustering_needs_filtering = true;
-  }
-  if (gap_column != nullptr && !allow_filtering) {
-    ThrowInvalid("PRIMARY KEY column \"" + gap_column->name +
-                 "\" cannot be restricted as preceding column \"" + gap_missing->name +
-                 "\" is not restricted");
-  }
-
-  for (const auto& r : result.restrictions_) {
-    if (!table.columns[r.column].is_primary_key()) result.has_non_key_ = true;
-  }
-  if (result.has_non_key_ && !allow_filtering) {
-    ThrowInvalid(std::string(kRequiresAllowFilteringMessage));
-  }
-  // A scan over partitions that must also check clustering values filters.
-  if (!allow_filtering &&
-      ((!pk_all_eq_in && result.has_clustering_) || clustering_needs_filtering)) {
-    ThrowInvalid(std::string(kRequiresAllowFilteringMessage));
-  }
-  return result;
+  RestrictionsBuilder builder(table, allow_filtering);
+  for (const cql::Relation& relation : where) builder.Add(relation, binds);
+  return builder.Finish();
 }
 
 const ColumnRestriction* Restrictions::Find(size_t column) const {
@@ -255,6 +294,14 @@ const ColumnRestriction* Restrictions::Find(size_t column) const {
     if (r.column == column) return &r;
   }
   return nullptr;
+}
+
+bool Restrictions::IsRestrictedByEq(size_t column) const {
+  if (const ColumnRestriction* r = Find(column)) return r->is_eq();
+  for (const auto& m : multi_) {
+    if (column >= m.first && column <= m.last()) return m.kind == MultiColumnRestriction::Kind::kEq;
+  }
+  return false;
 }
 
 std::vector<uint16_t> Restrictions::PartitionKeyMarkers(const TableMetadata& table) const {
@@ -272,107 +319,6 @@ std::vector<uint16_t> Restrictions::PartitionKeyMarkers(const TableMetadata& tab
     markers.push_back(static_cast<uint16_t>(marker));
   }
   return markers;
-}
-
-RowFilter Restrictions::Bind(const TableMetadata& table, const BoundValues& values) const {
-  RowFilter filter;
-  filter.conditions_.reserve(restrictions_.size());
-  for (const ColumnRestriction& r : restrictions_) {
-    const ColumnMetadata& column = table.columns[r.column];
-    RowFilter::Condition condition;
-    condition.column = r.column;
-    condition.type = column.type.get();
-    if (r.eq) {
-      condition.has_values = true;
-      condition.values.push_back(RequireValue(r.eq->Bind(values), column.name));
-    }
-    if (r.in_values) {
-      condition.has_values = true;
-      for (const auto& term : *r.in_values) {
-        condition.values.push_back(RequireValue(term.Bind(values), column.name));
-      }
-    }
-    if (r.in_marker) {
-      condition.has_values = true;
-      BytesView list = RequireValue(r.in_marker->Bind(values), column.name);
-      for (BytesView element : types::DecodeListElements(list)) {
-        types::Validate(*column.type, element);
-        condition.values.push_back(element);
-      }
-    }
-    if (r.lower) {
-      condition.lower = RequireValue(r.lower->Bind(values), column.name);
-      condition.lower_inclusive = r.lower_inclusive;
-    }
-    if (r.upper) {
-      condition.upper = RequireValue(r.upper->Bind(values), column.name);
-      condition.upper_inclusive = r.upper_inclusive;
-    }
-    for (const auto& term : r.contains) {
-      condition.contains.push_back(RequireValue(term.Bind(values), column.name));
-    }
-    for (const auto& term : r.contains_key) {
-      condition.contains_key.push_back(RequireValue(term.Bind(values), column.name));
-    }
-    filter.conditions_.push_back(std::move(condition));
-  }
-  return filter;
-}
-
-bool RowFilter::Matches(const schema::Row& row) const {
-  for (const Condition& c : conditions_) {
-    const OptBytes& cell = row[c.column];
-    if (!cell) return false;  // a null never satisfies a relation
-    const BytesView value(*cell);
-    const types::CqlType& type = *c.type;
-    if (c.has_values) {
-      bool any = false;
-      for (BytesView candidate : c.values) {
-        if (types::Compare(type, value, candidate) == 0) {
-          any = true;
-          break;
-        }
-      }
-      if (!any) return false;
-    }
-    if (c.lower) {
-      int cmp = types::Compare(type, value, *c.lower);
-      if (cmp < 0 || (cmp == 0 && !c.lower_inclusive)) return false;
-    }
-    if (c.upper) {
-      int cmp = types::Compare(type, value, *c.upper);
-      if (cmp > 0 || (cmp == 0 && !c.upper_inclusive)) return false;
-    }
-    if (!c.contains.empty() || !c.contains_key.empty()) {
-      const bool is_map = type.kind() == types::Kind::kMap;
-      std::vector<BytesView> elements;
-      if (is_map) {
-        for (const auto& [key, mapped] : types::DecodeMapEntries(value)) {
-          elements.push_back(key);
-          elements.push_back(mapped);
-        }
-      } else {
-        elements = types::DecodeListElements(value);
-      }
-      // Map entries alternate key, value.
-      auto has = [&](BytesView wanted, const types::CqlType& element_type, size_t first,
-                     size_t step) {
-        for (size_t i = first; i < elements.size(); i += step) {
-          if (types::Compare(element_type, elements[i], wanted) == 0) return true;
-        }
-        return false;
-      };
-      for (BytesView wanted : c.contains) {
-        bool found =
-            is_map ? has(wanted, *type.params()[1], 1, 2) : has(wanted, *type.params()[0], 0, 1);
-        if (!found) return false;
-      }
-      for (BytesView wanted : c.contains_key) {
-        if (!has(wanted, *type.params()[0], 0, 2)) return false;
-      }
-    }
-  }
-  return true;
 }
 
 }  // namespace sibyl::query

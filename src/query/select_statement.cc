@@ -26,10 +26,11 @@ bool PrepareOrdering(const TableMetadata& table, const std::vector<cql::Ordering
         "ORDER BY is only supported when the partition key is restricted by an EQ or an IN.");
   }
   std::optional<bool> reversed;
-  for (size_t i = 0; i < orderings.size(); ++i) {
-    const auto* column = table.FindColumn(orderings[i].column);
+  size_t next = 0;  // the next clustering position an ordering may name
+  for (const cql::Ordering& ordering : orderings) {
+    const auto* column = table.FindColumn(ordering.column);
     if (column == nullptr) {
-      ThrowInvalid("Undefined column name " + orderings[i].column + " in table " +
+      ThrowInvalid("Undefined column name " + ordering.column + " in table " +
                    table.QualifiedName());
     }
     if (column->kind != ColumnKind::kClustering) {
@@ -38,42 +39,49 @@ bool PrepareOrdering(const TableMetadata& table, const std::vector<cql::Ordering
           "KEY, got " +
           column->name);
     }
-    if (column->position != static_cast<int>(i)) {
-      ThrowInvalid(
-          "Order by currently only supports the ordering of columns following their "
-          "declared order in the PRIMARY KEY");
+    // Columns restricted by equality may be left out of the ordering.
+    const size_t position = static_cast<size_t>(column->position);
+    while (next != position) {
+      if (next > position || !restrictions.IsRestrictedByEq(table.clustering_begin() + next)) {
+        ThrowInvalid(
+            "Order by currently only supports the ordering of columns following their "
+            "declared order in the PRIMARY KEY");
+      }
+      ++next;
     }
-    const bool against =
-        orderings[i].descending != (column->order == schema::ClusteringOrder::kDesc);
+    ++next;
+    const bool against = ordering.descending != (column->order == schema::ClusteringOrder::kDesc);
     if (reversed && *reversed != against) ThrowInvalid("Unsupported order by relation");
     reversed = against;
-  }
-  if (!restrictions.selects_one_partition()) {
-    ThrowInvalid(
-        "ORDER BY with an IN restriction on the partition key is not supported by Sibyl "
-        "yet");
   }
   return reversed.value_or(false);
 }
 
+bool RestrictsRegularColumns(const TableMetadata& table, const Restrictions& restrictions) {
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    if (table.columns[i].kind == ColumnKind::kRegular && restrictions.Find(i) != nullptr) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void ValidateDistinct(const TableMetadata& table, const Selection& selection,
                       const Restrictions& restrictions) {
-  if (restrictions.has_clustering_restrictions() || restrictions.has_non_key_restrictions()) {
+  if (restrictions.has_clustering_restrictions() || RestrictsRegularColumns(table, restrictions)) {
     ThrowInvalid(
         "SELECT DISTINCT with WHERE clause only supports restriction by partition key "
         "and/or static columns.");
   }
-  std::vector<size_t> requested;
-  for (const auto& s : selection.selected()) {
-    if (s.kind == Selection::Selected::Kind::kCountRows) continue;
-    const auto& column = table.columns[s.column];
+  const std::vector<size_t>& requested = selection.columns_read();
+  for (size_t column_index : requested) {
+    const auto& column = table.columns[column_index];
     if (column.kind != ColumnKind::kPartitionKey && column.kind != ColumnKind::kStatic) {
       ThrowInvalid(
           "SELECT DISTINCT queries must only request partition key columns and/or "
           "static columns (not " +
           column.name + ")");
     }
-    requested.push_back(s.column);
   }
   if (restrictions.selects_partitions()) return;
   for (size_t i = 0; i < table.partition_key_size(); ++i) {
@@ -84,13 +92,60 @@ void ValidateDistinct(const TableMetadata& table, const Selection& selection,
   }
 }
 
-std::vector<Bytes> ClusteringOf(const TableMetadata& table, const schema::Row& row) {
-  std::vector<Bytes> values;
-  const size_t begin = table.clustering_begin();
-  for (size_t i = begin; i < begin + table.clustering_size(); ++i) {
-    values.push_back(row[i].value_or(Bytes()));
+// GROUP BY as 4.1's SelectStatement.getAggregationSpecification checks it:
+// primary key columns in their declared order, skipping only columns
+// restricted by equality, covering the whole partition key. Returns how
+// many clustering columns the groups use.
+size_t PrepareGroupBy(const TableMetadata& table, const std::vector<std::string>& group_by,
+                      const Restrictions& restrictions, bool distinct) {
+  const size_t key_columns = table.partition_key_size() + table.clustering_size();
+  size_t next = 0;  // the next primary key column, in declared order
+  size_t clustering_prefix = 0;
+  constexpr const char* kOrderMessage =
+      "Group by currently only support groups of columns following their declared order in "
+      "the PRIMARY KEY";
+  for (const std::string& name : group_by) {
+    const int index = table.ColumnIndex(name);
+    if (index < 0) {
+      ThrowInvalid("Undefined column name " + name + " in table " + table.QualifiedName());
+    }
+    const auto& column = table.columns[static_cast<size_t>(index)];
+    if (!column.is_primary_key()) {
+      ThrowInvalid("Group by is currently only supported on the columns of the PRIMARY KEY, got " +
+                   column.name);
+    }
+    while (true) {
+      if (next >= key_columns) ThrowInvalid(kOrderMessage);
+      const size_t current = next++;
+      if (table.columns[current].kind == ColumnKind::kClustering) ++clustering_prefix;
+      if (current == static_cast<size_t>(index)) break;
+      if (!restrictions.IsRestrictedByEq(current)) ThrowInvalid(kOrderMessage);
+    }
   }
-  return values;
+  if (next < table.partition_key_size()) {
+    ThrowInvalid("Group by is not supported on only a part of the partition key");
+  }
+  if (clustering_prefix > 0 && distinct) {
+    ThrowInvalid("Grouping on clustering columns is not allowed for SELECT DISTINCT queries");
+  }
+  return clustering_prefix;
+}
+
+// Every regular and static column the read must return: the selection's,
+// the cell metadata's (writetime/ttl); filtered columns join per request.
+std::vector<size_t> ColumnsRead(const TableMetadata& table, const Selection& selection) {
+  std::vector<size_t> columns;
+  auto add = [&](size_t column) {
+    const auto kind = table.columns[column].kind;
+    if (kind != ColumnKind::kStatic && kind != ColumnKind::kRegular) return;
+    if (std::find(columns.begin(), columns.end(), column) == columns.end()) {
+      columns.push_back(column);
+    }
+  };
+  for (size_t column : selection.columns_read()) add(column);
+  for (const CellMetadata& metadata : selection.cell_metadata()) add(metadata.column);
+  std::sort(columns.begin(), columns.end());
+  return columns;
 }
 
 }  // namespace
@@ -103,16 +158,45 @@ std::shared_ptr<const SelectStatement> SelectStatement::Prepare(
   statement->fully_qualified_ = select.table.keyspace.has_value();
   const TableMetadata& table = *statement->table_;
 
-  if (select.json) ThrowInvalid("SELECT JSON is not supported by Sibyl yet");
-  if (!select.group_by.empty()) ThrowInvalid("GROUP BY is not supported by Sibyl yet");
-
   BindSpecCollector binds(table.keyspace, table.name, marker_count);
-  statement->selection_ = Selection::Prepare(table, select);
+  statement->selection_ = Selection::Prepare(table, select, binds);
   statement->restrictions_ =
       Restrictions::Prepare(table, select.where, select.allow_filtering, binds);
   statement->distinct_ = select.distinct;
-  if (select.distinct) ValidateDistinct(table, statement->selection_, statement->restrictions_);
+  if (select.distinct) {
+    if (select.per_partition_limit) {
+      ThrowInvalid("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
+    }
+    ValidateDistinct(table, statement->selection_, statement->restrictions_);
+  }
+  if (!select.group_by.empty()) {
+    statement->grouped_ = true;
+    statement->group_clustering_prefix_ =
+        PrepareGroupBy(table, select.group_by, statement->restrictions_, select.distinct);
+  }
+  if (!statement->grouped_ && statement->selection_.is_aggregate() && select.per_partition_limit) {
+    ThrowInvalid("PER PARTITION LIMIT is not allowed with aggregate queries.");
+  }
   statement->reversed_ = PrepareOrdering(table, select.order_by, statement->restrictions_);
+  statement->post_query_ordering_ =
+      !select.order_by.empty() && statement->restrictions_.partition_key_in();
+  for (const cql::Ordering& ordering : select.order_by) {
+    statement->ordering_columns_.push_back(static_cast<size_t>(table.ColumnIndex(ordering.column)));
+  }
+  statement->queries_full_partitions_ = !statement->restrictions_.has_clustering_restrictions() &&
+                                        !RestrictsRegularColumns(table, statement->restrictions_);
+  statement->columns_read_ = ColumnsRead(table, statement->selection_);
+  if (statement->queries_full_partitions_) {
+    // Static content decides whether a partition without rows shows, so
+    // every static column is read (4.1's ColumnFilter fetches them all).
+    for (size_t i = 0; i < table.columns.size(); ++i) {
+      if (table.columns[i].kind == ColumnKind::kStatic &&
+          std::find(statement->columns_read_.begin(), statement->columns_read_.end(), i) ==
+              statement->columns_read_.end()) {
+        statement->columns_read_.push_back(i);
+      }
+    }
+  }
 
   const types::TypePtr int_type = types::CqlType::Native(types::Kind::kInt);
   if (select.per_partition_limit) {
@@ -122,134 +206,6 @@ std::shared_ptr<const SelectStatement> SelectStatement::Prepare(
   if (select.limit) statement->limit_ = PrepareTerm(*select.limit, "[limit]", int_type, binds);
   statement->bind_specs_ = binds.Take();
   return statement;
-}
-
-int32_t SelectStatement::BindLimit(const std::optional<PreparedTerm>& term,
-                                   const BoundValues& values, const char* name) const {
-  if (!term) return -1;
-  const Value value = term->Bind(values);
-  if (value.is_unset()) return -1;  // an unset limit means no limit
-  // An empty int is Cassandra's "no value" too.
-  if (value.is_null() || value.bytes.empty()) {
-    ThrowInvalid(std::string("Invalid null value of ") + name);
-  }
-  const int32_t limit = types::DecodeInt(value.bytes);
-  if (limit <= 0) {
-    ThrowInvalid(&term == &limit_ ? "LIMIT must be strictly positive"
-                                  : "PER PARTITION LIMIT must be strictly positive");
-  }
-  return limit;
-}
-
-RowsResult SelectStatement::Execute(const BoundValues& values,
-                                    const protocol::QueryParameters& params,
-                                    const schema::Schema& schema, const RowSource& source) const {
-  const TableMetadata& table = *table_;
-  const RowFilter filter = restrictions_.Bind(table, values);
-  const int32_t limit = BindLimit(limit_, values, "limit");
-  const int32_t per_partition_limit =
-      BindLimit(per_partition_limit_, values, "per partition limit");
-  ReadRequest request{schema, table};
-  request.filter = &filter;
-  request.cell_metadata = &selection_.cell_metadata();
-  request.static_only_rows = !restrictions_.has_clustering_restrictions();
-  request.now_seconds = params.now_in_seconds;
-  std::vector<schema::Row> rows = source.Read(request);
-
-  RowsResult result;
-  result.columns = selection_.result_columns();
-
-  if (selection_.is_aggregate()) {
-    // One row aggregating every match; plain columns take the first match's values.
-    int64_t counted_rows = 0;
-    std::vector<int64_t> counted_values(selection_.selected().size(), 0);
-    const schema::Row* first = nullptr;
-    for (const schema::Row& row : rows) {
-      if (!filter.Matches(row)) continue;
-      if (first == nullptr) first = &row;
-      ++counted_rows;
-      for (size_t k = 0; k < selection_.selected().size(); ++k) {
-        const auto& s = selection_.selected()[k];
-        if (s.kind == Selection::Selected::Kind::kCountValues && row[s.column]) ++counted_values[k];
-      }
-    }
-    schema::Row out;
-    for (size_t k = 0; k < selection_.selected().size(); ++k) {
-      const auto& s = selection_.selected()[k];
-      switch (s.kind) {
-        case Selection::Selected::Kind::kCountRows:
-          out.push_back(types::EncodeBigint(counted_rows));
-          break;
-        case Selection::Selected::Kind::kCountValues:
-          out.push_back(types::EncodeBigint(counted_values[k]));
-          break;
-        case Selection::Selected::Kind::kColumn:
-          out.push_back(first ? (*first)[s.column] : std::nullopt);
-          break;
-      }
-    }
-    result.rows.push_back(std::move(out));
-    return result;
-  }
-
-  if (reversed_) std::reverse(rows.begin(), rows.end());
-  const int direction = reversed_ ? -1 : 1;
-  const size_t page_size = params.page_size > 0 ? static_cast<size_t>(params.page_size)
-                                                : std::numeric_limits<size_t>::max();
-
-  // Resume right after the last row of the previous page.
-  std::optional<PagingState> resume;
-  if (params.paging_state) resume = PagingState::Parse(*params.paging_state);
-  int32_t remaining = resume ? resume->remaining : limit;
-  size_t i = 0;
-  schema::PartitionPosition current;
-  bool have_current = false;
-  int32_t in_partition = 0;  // rows returned from `current`
-  if (resume) {
-    schema::PartitionPosition last = schema::PartitionAt(table, resume->partition_key);
-    for (; i < rows.size(); ++i) {
-      const schema::PartitionPosition partition = schema::PartitionOf(table, rows[i]);
-      const int c = direction * schema::ComparePartitions(table, partition, last);
-      if (c > 0) break;
-      if (c < 0 || resume->clustering.empty()) continue;
-      if (direction * schema::CompareClustering(table, rows[i], resume->clustering) > 0) break;
-    }
-    current = std::move(last);
-    have_current = true;
-    in_partition = resume->returned_in_partition;
-  }
-  if (remaining == 0) return result;
-
-  // The last returned row, to resume from.
-  size_t last_index = 0;
-  int32_t last_in_partition = 0;
-  for (; i < rows.size(); ++i) {
-    const schema::Row& row = rows[i];
-    schema::PartitionPosition partition = schema::PartitionOf(table, row);
-    if (!have_current || schema::ComparePartitions(table, partition, current) != 0) {
-      current = std::move(partition);
-      have_current = true;
-      in_partition = 0;
-    }
-    if (distinct_ && in_partition > 0) continue;
-    if (per_partition_limit >= 0 && in_partition >= per_partition_limit) continue;
-    if (!filter.Matches(row)) continue;
-    if (result.rows.size() == page_size) {
-      // Another row follows a full page: hand out where to resume.
-      PagingState state;
-      state.remaining = remaining;
-      state.returned_in_partition = last_in_partition;
-      state.partition_key = schema::PartitionOf(table, rows[last_index]).key;
-      if (!distinct_) state.clustering = ClusteringOf(table, rows[last_index]);
-      result.paging_state = state.Serialize();
-      break;
-    }
-    result.rows.push_back(selection_.Project(row));
-    last_index = i;
-    last_in_partition = ++in_partition;
-    if (remaining > 0 && --remaining == 0) break;
-  }
-  return result;
 }
 
 }  // namespace sibyl::query

@@ -2,19 +2,24 @@
 // SELECT, prepared against a schema snapshot, and its execution.
 //
 // Lifecycle: cql::SelectStatement (raw AST) → SelectStatement::Prepare
-// (resolves the table, selection, WHERE, ORDER BY, LIMIT against the
-// schema, checking everything Cassandra checks at prepare time) → Execute
-// once per request with the request's bound values and paging position.
+// (resolves the table, selection, WHERE, GROUP BY, ORDER BY and limits
+// against the schema, checking everything Cassandra 4.1 checks at prepare
+// time) → Execute once per request with the request's bound values and
+// paging position (select_execution.cc).
 //
-// Supported beyond the basics: DISTINCT, LIMIT and PER PARTITION LIMIT
-// (literal or bind marker), ORDER BY on one partition, paging by page size.
-// SELECT JSON and GROUP BY fail with an honest error.
+// Execution streams: the rows come from the RowSource one bounded page at a
+// time (the engine seeks to the plan's partitions and slices), so memory
+// stays bounded by the page whatever the table holds. The one exception is
+// Cassandra's own: ORDER BY with IN on the partition key sorts every row in
+// memory, which is why Cassandra (and Sibyl) refuse to page it.
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "common/clock.h"
 #include "cql/ast.h"
 #include "protocol/request.h"
 #include "protocol/response.h"
@@ -28,6 +33,23 @@
 #include "schema/schema.h"
 
 namespace sibyl::query {
+
+// cassandra.yaml's tombstone_warn_threshold / tombstone_failure_threshold:
+// a read that goes over more tombstones than these warns the client, or
+// fails with a ReadFailure. Negative: disabled.
+struct ReadThresholds {
+  int32_t tombstone_warn = 1000;
+  int32_t tombstone_failure = 100000;
+};
+
+// What one execution needs besides the statement and its values.
+struct SelectContext {
+  Clock* clock = nullptr;                        // now() and friends; null: the system clock
+  std::vector<std::string>* warnings = nullptr;  // client warnings; null: dropped
+  ReadThresholds thresholds;
+  // This node's address, as a ReadFailure names the replica that failed.
+  std::string node_address = "127.0.0.1";
+};
 
 class SelectStatement {
  public:
@@ -52,15 +74,18 @@ class SelectStatement {
   // Runs the query for one request. `values` must be built from `params`
   // and this statement's bind_specs(); `schema` is the snapshot the
   // statement was prepared against. Throws CqlError(kInvalid) for bad bound
-  // values, kProtocolError for a malformed paging state.
+  // values, kProtocolError for a malformed paging state, kReadFailure when
+  // a read goes over the tombstone failure threshold.
   [[nodiscard]] RowsResult Execute(const BoundValues& values,
                                    const protocol::QueryParameters& params,
-                                   const schema::Schema& schema, const RowSource& source) const;
+                                   const schema::Schema& schema, const RowSource& source,
+                                   const SelectContext& context = {}) const;
 
  private:
+  friend class SelectExecution;
+
   // LIMIT / PER PARTITION LIMIT for one request; -1 when there is none.
-  int32_t BindLimit(const std::optional<PreparedTerm>& term, const BoundValues& values,
-                    const char* name) const;
+  int32_t BindLimit(const std::optional<PreparedTerm>& term, const BoundValues& values) const;
 
   schema::TablePtr table_;
   Selection selection_;
@@ -69,6 +94,19 @@ class SelectStatement {
   std::optional<PreparedTerm> per_partition_limit_;
   bool distinct_ = false;
   bool reversed_ = false;  // ORDER BY against the clustering order
+  // ORDER BY with IN on the partition key: rows of several partitions are
+  // sorted after the read (Cassandra's needsPostQueryOrdering).
+  bool post_query_ordering_ = false;
+  // The ORDER BY columns (indexes in TableMetadata::columns), for post-query ordering.
+  std::vector<size_t> ordering_columns_;
+  // GROUP BY: rows group by partition, then by this many clustering columns.
+  bool grouped_ = false;
+  size_t group_clustering_prefix_ = 0;
+  // Regular and static columns read (selection, filtering, cell metadata).
+  std::vector<size_t> columns_read_;
+  // No clustering nor regular column restrictions: a partition with only
+  // static content shows as one row (4.1's queriesFullPartitions).
+  bool queries_full_partitions_ = true;
   bool fully_qualified_ = false;
   std::vector<protocol::ColumnSpec> bind_specs_;
 };

@@ -1,133 +1,105 @@
 #include "query/selection.h"
 
-#include <string>
+#include <algorithm>
 
 #include "common/error.h"
+#include "query/function_registry.h"
+#include "query/selector_preparation.h"
 
 namespace sibyl::query {
 namespace {
 
-using Kind = cql::Selector::Kind;
+using SelectorKind = cql::Selector::Kind;
 
-const schema::ColumnMetadata& RequireColumn(const schema::TableMetadata& table,
-                                            const std::string& name, size_t& index) {
-  const int i = table.ColumnIndex(name);
-  if (i < 0) {
-    ThrowInvalid("Undefined column name " + name + " in table " + table.QualifiedName());
+// SELECT *'s columns as Cassandra lists them: the partition key, the
+// clustering columns, then static columns and then regular ones, each by
+// name (RegularAndStaticColumns.selectOrderIterator). TableMetadata::columns
+// holds the non-key columns by name, statics and regulars mixed.
+std::vector<size_t> WildcardOrder(const schema::TableMetadata& table) {
+  std::vector<size_t> order;
+  order.reserve(table.columns.size());
+  for (auto wanted : {schema::ColumnKind::kPartitionKey, schema::ColumnKind::kClustering,
+                      schema::ColumnKind::kStatic, schema::ColumnKind::kRegular}) {
+    for (size_t i = 0; i < table.columns.size(); ++i) {
+      if (table.columns[i].kind == wanted) order.push_back(i);
+    }
   }
-  index = static_cast<size_t>(i);
-  return table.columns[index];
-}
-
-// A literal 1 (or any constant) in count(1) counts rows like count(*).
-bool IsCountOfConstant(const cql::Selector& selector) {
-  return selector.args.size() == 1 && selector.args[0].kind == Kind::kTerm;
-}
-
-[[noreturn]] void ThrowUnsupported(const cql::Selector& selector) {
-  switch (selector.kind) {
-    case Kind::kFunction:
-      ThrowInvalid("Selecting " + selector.name + "(...) is not supported by Sibyl yet");
-    case Kind::kCast:
-      ThrowInvalid("CAST in a selection is not supported by Sibyl yet");
-    case Kind::kTerm:
-      ThrowInvalid("Selecting a literal is not supported by Sibyl yet");
-    case Kind::kFieldAccess:
-      ThrowInvalid("Selecting a user type field is not supported by Sibyl yet");
-    case Kind::kElement:
-    case Kind::kSlice:
-      ThrowInvalid("Selecting collection elements is not supported by Sibyl yet");
-    case Kind::kArithmetic:
-      ThrowInvalid("Arithmetic in a selection is not supported by Sibyl yet");
-    default:
-      ThrowInvalid("This selector is not supported by Sibyl yet");
-  }
-}
-
-// writetime(c) / ttl(c) as Cassandra 4.1 checks them (Selectable.WritetimeOrTTL).
-CellMetadata PrepareCellMetadata(const schema::TableMetadata& table, const cql::Selector& selector,
-                                 bool is_writetime) {
-  const char* function = is_writetime ? "writeTime" : "ttl";
-  if (selector.args.size() != 1 || selector.args[0].kind != Kind::kColumn) {
-    ThrowInvalid(std::string("Selecting ") + selector.name +
-                 "() of anything but a column is not supported by Sibyl yet");
-  }
-  size_t index = 0;
-  const auto& column = RequireColumn(table, selector.args[0].name, index);
-  if (column.is_primary_key()) {
-    ThrowInvalid(std::string("Cannot use selection function ") + function +
-                 " on PRIMARY KEY part " + column.name);
-  }
-  if (column.type->is_collection()) {
-    ThrowInvalid(std::string("Cannot use selection function ") + function + " on collections");
-  }
-  if (column.type->kind() == types::Kind::kUdt && !column.type->frozen()) {
-    ThrowInvalid(std::string("Cannot use selection function ") + function + " on non-frozen UDT " +
-                 column.name);
-  }
-  return CellMetadata{is_writetime ? CellMetadata::Kind::kWritetime : CellMetadata::Kind::kTtl,
-                      index};
+  return order;
 }
 
 }  // namespace
 
-Selection Selection::Prepare(const schema::TableMetadata& table,
-                             const cql::SelectStatement& select) {
+Selection Selection::Prepare(const schema::TableMetadata& table, const cql::SelectStatement& select,
+                             BindSpecCollector& binds) {
   Selection selection;
-  auto columns = std::make_shared<std::vector<protocol::ColumnSpec>>();
-  auto add_result = [&](std::string name, types::TypePtr type) {
-    columns->push_back(
+  selection.is_json_ = select.json;
+  selection.is_wildcard_ = select.select_star;
+  auto add_column = [&](std::string name, types::TypePtr type) {
+    selection.selector_columns_.push_back(
         protocol::ColumnSpec{table.keyspace, table.name, std::move(name), std::move(type)});
   };
 
   if (select.select_star) {
-    for (size_t i = 0; i < table.columns.size(); ++i) {
-      selection.selected_.push_back({Selected::Kind::kColumn, i});
-      add_result(table.columns[i].name, table.columns[i].type);
+    for (size_t i : WildcardOrder(table)) {
+      selection.factories_.push_back(
+          ColumnSelectorFactory(table.columns[i].name, table.columns[i].type, i));
+      selection.columns_read_.push_back(i);
+      add_column(table.columns[i].name, table.columns[i].type);
     }
   }
+  SelectorPreparation preparation{table, binds, selection.cell_metadata_, selection.columns_read_};
   for (const cql::Selector& selector : select.selectors) {
-    const bool is_count = selector.kind == Kind::kCountStar ||
-                          (selector.kind == Kind::kFunction && selector.name == "count");
-    if (selector.kind == Kind::kColumn) {
-      size_t index = 0;
-      const auto& column = RequireColumn(table, selector.name, index);
-      selection.selected_.push_back({Selected::Kind::kColumn, index});
-      add_result(selector.alias.value_or(column.name), column.type);
-    } else if (selector.kind == Kind::kFunction &&
-               (selector.name == "writetime" || selector.name == "ttl")) {
-      const bool is_writetime = selector.name == "writetime";
-      const CellMetadata metadata = PrepareCellMetadata(table, selector, is_writetime);
-      selection.selected_.push_back(
-          {Selected::Kind::kColumn, table.columns.size() + selection.cell_metadata_.size()});
-      selection.cell_metadata_.push_back(metadata);
-      add_result(
-          selector.alias.value_or(selector.name + "(" + table.columns[metadata.column].name + ")"),
-          types::CqlType::Native(is_writetime ? types::Kind::kBigint : types::Kind::kInt));
-    } else if (selector.kind == Kind::kCountStar || (is_count && IsCountOfConstant(selector))) {
-      selection.is_aggregate_ = true;
-      selection.selected_.push_back({Selected::Kind::kCountRows, 0});
-      add_result(selector.alias.value_or("count"), types::CqlType::Native(types::Kind::kBigint));
-    } else if (is_count && selector.args.size() == 1 && selector.args[0].kind == Kind::kColumn) {
-      size_t index = 0;
-      const auto& column = RequireColumn(table, selector.args[0].name, index);
-      selection.is_aggregate_ = true;
-      selection.selected_.push_back({Selected::Kind::kCountValues, index});
-      add_result(selector.alias.value_or("system.count(" + column.name + ")"),
-                 types::CqlType::Native(types::Kind::kBigint));
-    } else {
-      ThrowUnsupported(selector);
-    }
+    SelectorFactoryPtr factory = PrepareSelector(selector, nullptr, preparation);
+    selection.is_aggregate_ = selection.is_aggregate_ || factory->is_aggregate();
+    add_column(selector.alias.value_or(factory->column_name()), factory->type());
+    selection.factories_.push_back(std::move(factory));
   }
-  selection.result_columns_ = std::move(columns);
+  std::sort(selection.columns_read_.begin(), selection.columns_read_.end());
+  selection.columns_read_.erase(
+      std::unique(selection.columns_read_.begin(), selection.columns_read_.end()),
+      selection.columns_read_.end());
+
+  if (selection.is_json_) {
+    // Selection.getResultMetadata(isJson): one text column named [json].
+    selection.result_columns_ = std::make_shared<std::vector<protocol::ColumnSpec>>(
+        std::vector<protocol::ColumnSpec>{protocol::ColumnSpec{
+            table.keyspace, table.name, "[json]", types::CqlType::Native(types::Kind::kText)}});
+  } else {
+    selection.result_columns_ =
+        std::make_shared<std::vector<protocol::ColumnSpec>>(selection.selector_columns_);
+  }
   return selection;
 }
 
-schema::Row Selection::Project(const schema::Row& row) const {
-  schema::Row out;
-  out.reserve(selected_.size());
-  for (const Selected& s : selected_) out.push_back(row[s.column]);
-  return out;
+Selection::Selectors Selection::NewSelectors(const BoundValues& values,
+                                             FunctionContext& context) const {
+  Selectors selectors(*this);
+  const SelectorContext selector_context{values, context};
+  selectors.selectors_.reserve(factories_.size());
+  for (const auto& factory : factories_) {
+    selectors.selectors_.push_back(factory->NewSelector(selector_context));
+  }
+  return selectors;
+}
+
+void Selection::Selectors::AddRow(const schema::Row& input) {
+  if (!selection_->is_aggregate_) {
+    for (auto& s : selectors_) s->Reset();
+  }
+  for (auto& s : selectors_) s->AddInput(input);
+}
+
+schema::Row Selection::Selectors::Output() {
+  schema::Row row;
+  row.reserve(selectors_.size());
+  for (auto& s : selectors_) {
+    row.push_back(s->is_unset() ? std::nullopt : s->Output());
+    s->Reset();
+  }
+  if (!selection_->is_json_) return row;
+  schema::Row json;
+  json.push_back(RowToJson(selection_->selector_columns_, row));
+  return json;
 }
 
 }  // namespace sibyl::query

@@ -16,132 +16,6 @@ namespace {
 using schema::ColumnKind;
 using schema::TableMetadata;
 
-// The condition a filter holds on `column`, if any.
-const RowFilter::Condition* ConditionOn(const RowFilter* filter, size_t column) {
-  if (filter == nullptr) return nullptr;
-  for (const auto& condition : filter->conditions()) {
-    if (condition.column == column) return &condition;
-  }
-  return nullptr;
-}
-
-// Every combination of one value per position, in order; nullopt when there
-// would be more than `limit`.
-std::optional<std::vector<std::vector<BytesView>>> CartesianProduct(
-    const std::vector<const std::vector<BytesView>*>& choices, size_t limit) {
-  std::vector<std::vector<BytesView>> out(1);
-  for (const auto* values : choices) {
-    if (out.size() * values->size() > limit) return std::nullopt;
-    std::vector<std::vector<BytesView>> next;
-    next.reserve(out.size() * values->size());
-    for (const auto& prefix : out) {
-      for (BytesView value : *values) {
-        next.push_back(prefix);
-        next.back().push_back(value);
-      }
-    }
-    out = std::move(next);
-  }
-  return out;
-}
-
-// The named partitions when every partition key column is bound by = or IN.
-std::optional<std::vector<storage::PartitionKey>> NamedPartitions(const TableMetadata& table,
-                                                                  const RowFilter* filter) {
-  std::vector<const std::vector<BytesView>*> choices;
-  for (size_t i = 0; i < table.partition_key_size(); ++i) {
-    const RowFilter::Condition* condition = ConditionOn(filter, i);
-    if (condition == nullptr || !condition->has_values) return std::nullopt;
-    choices.push_back(&condition->values);
-  }
-  auto keys = CartesianProduct(choices, StorageRowSource::kMaxNamedPartitions);
-  if (!keys) return std::nullopt;
-  std::vector<storage::PartitionKey> partitions;
-  partitions.reserve(keys->size());
-  for (const auto& components : *keys) {
-    storage::PartitionKey key;
-    key.key = schema::RoutingKey(components);
-    key.token = cluster::Murmur3Token(key.key);
-    if (std::find(partitions.begin(), partitions.end(), key) == partitions.end()) {
-      partitions.push_back(std::move(key));
-    }
-  }
-  return partitions;
-}
-
-// <0, 0, >0 as clustering prefix `a` sorts before, with or after `b` (same
-// length) in the table's clustering order.
-int CompareClusteringPrefix(const TableMetadata& table, const storage::Clustering& a,
-                            const storage::Clustering& b) {
-  const size_t begin = table.clustering_begin();
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    const auto& column = table.columns[begin + i];
-    int c = types::Compare(*column.type, a[i], b[i]);
-    if (column.order == schema::ClusteringOrder::kDesc) c = -c;
-    if (c != 0) return c;
-  }
-  return 0;
-}
-
-// Clustering slices from = / IN on the leading clustering columns and an
-// optional slice on the next one; empty: the whole partition.
-std::vector<storage::ClusteringSlice> ClusteringSlices(const TableMetadata& table,
-                                                       const RowFilter* filter) {
-  const size_t begin = table.clustering_begin();
-  std::vector<const std::vector<BytesView>*> choices;
-  const RowFilter::Condition* range = nullptr;
-  for (size_t i = 0; i < table.clustering_size(); ++i) {
-    const RowFilter::Condition* condition = ConditionOn(filter, begin + i);
-    if (condition == nullptr) break;
-    if (condition->has_values) {
-      choices.push_back(&condition->values);
-      continue;
-    }
-    if (condition->lower || condition->upper) range = condition;
-    break;
-  }
-  if (choices.empty() && range == nullptr) return {};
-  auto prefixes = CartesianProduct(choices, StorageRowSource::kMaxClusteringSlices);
-  if (!prefixes) return {};
-
-  std::vector<storage::Clustering> sorted;
-  sorted.reserve(prefixes->size());
-  for (const auto& prefix : *prefixes) sorted.emplace_back(prefix.begin(), prefix.end());
-  std::sort(sorted.begin(), sorted.end(),
-            [&](const auto& a, const auto& b) { return CompareClusteringPrefix(table, a, b) < 0; });
-  sorted.erase(std::unique(sorted.begin(), sorted.end(),
-                           [&](const auto& a, const auto& b) {
-                             return CompareClusteringPrefix(table, a, b) == 0;
-                           }),
-               sorted.end());
-
-  std::vector<storage::ClusteringSlice> slices;
-  slices.reserve(sorted.size());
-  for (auto& prefix : sorted) {
-    storage::ClusteringSlice slice;
-    slice.start.prefix = prefix;
-    slice.end.prefix = prefix;
-    if (range != nullptr) {
-      // A DESC column stores its greatest values first: its upper bound starts the slice.
-      const bool descending = table.columns[range->column].order == schema::ClusteringOrder::kDesc;
-      const std::optional<BytesView>& first = descending ? range->upper : range->lower;
-      const bool first_inclusive = descending ? range->upper_inclusive : range->lower_inclusive;
-      const std::optional<BytesView>& last = descending ? range->lower : range->upper;
-      const bool last_inclusive = descending ? range->lower_inclusive : range->upper_inclusive;
-      if (first) {
-        slice.start.prefix.emplace_back(*first);
-        slice.start.inclusive = first_inclusive;
-      }
-      if (last) {
-        slice.end.prefix.emplace_back(*last);
-        slice.end.inclusive = last_inclusive;
-      }
-    }
-    slices.push_back(std::move(slice));
-  }
-  return slices;
-}
-
 // The partition key column values of a routing key.
 std::vector<Bytes> SplitPartitionKey(const TableMetadata& table, const Bytes& key) {
   const size_t count = table.partition_key_size();
@@ -262,15 +136,30 @@ void FillCells(const ReadRequest& request, const storage::ReadRow& row,
 
 }  // namespace
 
-std::optional<storage::ReadCommand> StorageRowSource::MakeReadCommand(const ReadRequest& request,
-                                                                      int32_t now_seconds) {
+storage::ReadCommand StorageRowSource::MakeReadCommand(const ReadRequest& request,
+                                                       int32_t now_seconds) {
+  const TableMetadata& table = request.table;
   storage::ReadCommand command;
-  command.table_id = request.table.id;
-  if (auto partitions = NamedPartitions(request.table, request.filter)) {
-    if (partitions->empty()) return std::nullopt;  // `k IN ()` selects nothing
-    command.partitions = std::move(*partitions);
+  command.table_id = table.id;
+  if (request.plan != nullptr) {
+    command.range = request.plan->range;
+    command.slices = request.plan->slices;
   }
-  command.slices = ClusteringSlices(request.table, request.filter);
+  command.reversed = request.reversed;
+  if (request.columns != nullptr) {
+    std::vector<std::string> names;
+    names.reserve(request.columns->size());
+    for (size_t column : *request.columns) {
+      const auto kind = table.columns[column].kind;
+      if (kind == ColumnKind::kStatic || kind == ColumnKind::kRegular) {
+        names.push_back(table.columns[column].name);
+      }
+    }
+    command.columns = std::move(names);
+  }
+  command.row_limit = request.row_limit;
+  command.per_partition_limit = request.per_partition_limit;
+  if (request.resume_after != nullptr) command.resume_after = *request.resume_after;
   command.now_seconds = now_seconds;
   return command;
 }
@@ -312,12 +201,77 @@ std::vector<schema::Row> StorageRowSource::ToRows(const ReadRequest& request,
   return rows;
 }
 
-std::vector<schema::Row> StorageRowSource::Read(const ReadRequest& request) const {
+namespace {
+
+// The rows a read counted toward its row limit: each row, and each
+// partition shown by its static row alone.
+int32_t CountedRows(const storage::ReadResult& result) {
+  int32_t count = 0;
+  for (const auto& partition : result.partitions) {
+    count += partition.rows.empty() ? 1 : static_cast<int32_t>(partition.rows.size());
+  }
+  return count;
+}
+
+void AppendRows(std::vector<schema::Row>& to, std::vector<schema::Row> rows) {
+  if (to.empty()) {
+    to = std::move(rows);
+  } else {
+    to.insert(to.end(), std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));
+  }
+}
+
+}  // namespace
+
+RowPage StorageRowSource::Read(const ReadRequest& request) const {
+  RowPage page;
+  if (request.plan != nullptr && request.plan->selects_nothing) return page;
   ReadRequest with_now = request;
   if (!with_now.now_seconds) with_now.now_seconds = coordinator_.clock().NowSeconds();
-  const auto command = MakeReadCommand(with_now, *with_now.now_seconds);
-  if (!command) return {};
-  return ToRows(with_now, coordinator_.Read(*command));
+  storage::ReadCommand command = MakeReadCommand(with_now, *with_now.now_seconds);
+  if (request.plan == nullptr || !request.plan->partitions) {
+    const storage::ReadResult result = coordinator_.Read(command);
+    page.rows = ToRows(with_now, result);
+    page.next = result.next;
+    page.tombstones_scanned = result.tombstones_scanned;
+    return page;
+  }
+
+  // Named partitions, in the plan's order, one engine read each.
+  const std::vector<storage::PartitionKey>& partitions = *request.plan->partitions;
+  size_t first = 0;
+  if (request.resume_after != nullptr) {
+    const auto resumed =
+        std::find(partitions.begin(), partitions.end(), request.resume_after->partition);
+    if (resumed == partitions.end()) {
+      ThrowProtocol("Invalid value for the paging state");
+    }
+    first = static_cast<size_t>(resumed - partitions.begin());
+  }
+  command.resume_after.reset();
+  int32_t rows_left = request.row_limit;
+  for (size_t i = first; i < partitions.size(); ++i) {
+    if (rows_left <= 0) {
+      page.next = storage::ReadPosition{.partition = partitions[i - 1]};
+      break;
+    }
+    command.partitions.assign(1, partitions[i]);
+    if (i == first && request.resume_after != nullptr) {
+      command.resume_after = *request.resume_after;
+    } else {
+      command.resume_after.reset();
+    }
+    command.row_limit = rows_left;
+    const storage::ReadResult result = coordinator_.Read(command);
+    page.tombstones_scanned += result.tombstones_scanned;
+    rows_left -= CountedRows(result);
+    AppendRows(page.rows, ToRows(with_now, result));
+    if (result.next) {
+      page.next = result.next;
+      break;
+    }
+  }
+  return page;
 }
 
 }  // namespace sibyl::query

@@ -1,14 +1,11 @@
 #pragma once
 // The rows of stored tables, read from the storage engine through the
-// coordinator. A SELECT's bound restrictions narrow the read:
-//   - every partition key column bound by = or IN: those partitions (the
-//     cartesian product of the values, up to kMaxNamedPartitions), else a
-//     scan of the whole token ring;
-//   - clustering columns bound by = or IN from the first one on, then
-//     optionally a slice (<, <=, >, >=) on the next: one clustering slice
-//     per prefix; anything else reads the whole partition.
-// What is not narrowed here is filtered by the SELECT itself (RowFilter), so
-// the source may return more rows than match, never fewer.
+// coordinator. The request's ReadPlan narrows the read: named partitions are
+// read one after the other in the plan's order (one engine read each, so
+// `k IN (...)` answers in the IN's sorted order, not in token order), a
+// token range in one engine read; clustering slices, reversal, the pushed
+// down columns, the limits and the resume position go to the engine as they
+// are, so a page costs what its rows cost, whatever the partition's size.
 //
 // Rows come back in TableMetadata::columns layout: key values decoded from
 // the partition key and clustering, static values repeated on every row of
@@ -30,20 +27,15 @@ namespace sibyl::query {
 
 class StorageRowSource final : public RowSource {
  public:
-  // Above this many partitions from IN values, the read scans the ring.
-  static constexpr size_t kMaxNamedPartitions = 10000;
-  // Above this many clustering prefixes from IN values, the read takes whole partitions.
-  static constexpr size_t kMaxClusteringSlices = 10000;
-
   // `coordinator` must outlive the source.
   explicit StorageRowSource(cluster::Coordinator& coordinator) : coordinator_(coordinator) {}
 
-  std::vector<schema::Row> Read(const ReadRequest& request) const override;
+  [[nodiscard]] RowPage Read(const ReadRequest& request) const override;
 
-  // The engine read for `request`; nullopt when nothing can match (`k IN ()`).
-  // Exposed for tests.
-  [[nodiscard]] static std::optional<storage::ReadCommand> MakeReadCommand(
-      const ReadRequest& request, int32_t now_seconds);
+  // The engine read for `request` over the plan's token range or the named
+  // partitions it sets itself (exposed for tests).
+  [[nodiscard]] static storage::ReadCommand MakeReadCommand(const ReadRequest& request,
+                                                            int32_t now_seconds);
   // The rows of `result` for `request` (exposed for tests).
   [[nodiscard]] static std::vector<schema::Row> ToRows(const ReadRequest& request,
                                                        const storage::ReadResult& result);

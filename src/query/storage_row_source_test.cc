@@ -56,10 +56,16 @@ TEST_F(StorageRowSourceTest, PartitionKeyEqualityNamesOnePartition) {
   EXPECT_EQ(read.now_seconds, clock_.NowSeconds());
 }
 
-TEST_F(StorageRowSourceTest, InNamesEveryPartitionOnce) {
-  (void)Rows("SELECT * FROM ks.t WHERE k IN (1, 2, 1)");
-  EXPECT_EQ(LastRead().partitions.size(), 2u);
-  const size_t reads = engine_.reads().size();
+TEST_F(StorageRowSourceTest, InReadsEveryPartitionOnceInKeyOrder) {
+  size_t reads = engine_.reads().size();
+  (void)Rows("SELECT * FROM ks.t WHERE k IN (2, 1, 2)");
+  // One engine read per partition, in the order of the key values.
+  ASSERT_EQ(engine_.reads().size(), reads + 2);
+  const auto& first = engine_.reads()[reads];
+  ASSERT_EQ(first.partitions.size(), 1u);
+  EXPECT_EQ(first.partitions[0], IntKey(1));
+  EXPECT_EQ(engine_.reads()[reads + 1].partitions[0], IntKey(2));
+  reads = engine_.reads().size();
   EXPECT_TRUE(Rows("SELECT * FROM ks.t WHERE k IN ()").rows.empty());
   EXPECT_EQ(engine_.reads().size(), reads);  // nothing to read
 }

@@ -50,6 +50,10 @@ struct Config {
   std::string datacenter = "datacenter1";
   std::string rack = "rack1";
   int32_t reactor_threads = 0;
+  // A read that goes over more tombstones than these warns the client, or
+  // fails (ReadFailure). -1 disables either (Cassandra 4.1's defaults).
+  int32_t tombstone_warn_threshold = 1000;
+  int32_t tombstone_failure_threshold = 100000;
 
   const std::filesystem::path& data_dir() const { return data_file_directories.front(); }
   std::string native_address() const { return rpc_address.empty() ? listen_address : rpc_address; }

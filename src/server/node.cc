@@ -200,7 +200,11 @@ int RunNode(const StartOptions& options) {
     schema::VirtualTables virtual_tables = schema::VirtualTables::SystemTables();
     cluster::Coordinator coordinator(*engine, clock);
     // Creates the column families of the schema's tables before serving.
-    query::QueryProcessor processor(*metadata, virtual_tables, node_info, &coordinator);
+    query::QueryProcessorOptions processor_options;
+    processor_options.read_thresholds.tombstone_warn = config.tombstone_warn_threshold;
+    processor_options.read_thresholds.tombstone_failure = config.tombstone_failure_threshold;
+    query::QueryProcessor processor(*metadata, virtual_tables, node_info, &coordinator,
+                                    processor_options);
     EventBus events;
     ServerContext context{config, processor, events};
 
