@@ -13,8 +13,10 @@ passed, after at least 3 reads), after one unmeasured warm-up read:
   point       SELECT * FROM bench_read.t WHERE k = ? AND c = ?              (c spread over the partition)
 
 Every answer is checked (row count, first clustering value). Prints one line
-per query and partition: reads, mean, p50, min and max latency in ms.
-With --server-pid it also prints the server's peak resident memory (VmHWM).
+per query and partition: reads, mean, p50, min and max latency in ms. Then it
+pages through the whole big partition (--scan-fetch-size rows a page, the
+driver's automatic paging) and checks every row. With --server-pid it also
+prints the server's resident memory around the scan and its peak (VmHWM).
 
   /usr/bin/python3 bench/read_select_bench.py --port 9142 --rows 1000000
 
@@ -32,7 +34,7 @@ import time
 from cassandra import ConsistencyLevel
 from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile
 from cassandra.concurrent import execute_concurrent
-from cassandra.query import BatchStatement, BatchType
+from cassandra.query import BatchStatement, BatchType, SimpleStatement
 
 KEYSPACE = "bench_read"
 BATCH_ROWS = 100
@@ -74,15 +76,39 @@ def measure(run, reads: int, seconds: float) -> list[float]:
     return latencies
 
 
-def peak_rss_mb(pid: int) -> float | None:
+def rss_mb(pid: int, field: str = "VmHWM") -> float | None:
+    """The server's peak (VmHWM) or current (VmRSS) resident memory, MiB."""
     try:
         with open(f"/proc/{pid}/status") as status:
             for line in status:
-                if line.startswith("VmHWM:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
     return None
+
+
+def scan(session, k: int, rows: int, fetch_size: int, pid: int) -> None:
+    """Pages through a whole partition with the driver's automatic paging, checking
+    every row, and prints the time and the server's resident memory around it."""
+    before = rss_mb(pid, "VmRSS") if pid else None
+    statement = SimpleStatement(f"SELECT c FROM {KEYSPACE}.t WHERE k = {k}",
+                                fetch_size=fetch_size)
+    start = time.monotonic()
+    expected = 0
+    for row in session.execute(statement):
+        if row.c != expected:
+            raise RuntimeError(f"scan: expected c={expected}, got c={row.c}")
+        expected += 1
+    seconds = time.monotonic() - start
+    if expected != rows:
+        raise RuntimeError(f"scan: expected {rows} rows, got {expected}")
+    line = (f"scan k={k}: {rows} rows in pages of {fetch_size} in {seconds:.1f} s "
+            f"({rows / seconds:,.0f} rows/s)")
+    if pid:
+        after = rss_mb(pid, "VmRSS")
+        line += f"; server RSS {before:.0f} MiB before, {after:.0f} MiB after"
+    print(line, flush=True)
 
 
 def main() -> int:
@@ -97,6 +123,8 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=120.0, help="per-request timeout, s")
     parser.add_argument("--no-load", action="store_true", help="the table is already loaded")
     parser.add_argument("--server-pid", type=int, default=0)
+    parser.add_argument("--scan-fetch-size", type=int, default=5000,
+                        help="page size of the full scan of the big partition; 0: no scan")
     args = parser.parse_args()
     if args.rows < 2 * BATCH_ROWS or args.small_rows < BATCH_ROWS:
         parser.error(f"--rows must be at least {2 * BATCH_ROWS}, --small-rows at least {BATCH_ROWS}")
@@ -152,8 +180,10 @@ def main() -> int:
             print(f"{name:<10} {rows:>9} {len(latencies):>6} {statistics.mean(latencies):>9.3f} "
                   f"{statistics.median(latencies):>9.3f} {min(latencies):>9.3f} "
                   f"{max(latencies):>9.3f}", flush=True)
+    if args.scan_fetch_size > 0:
+        scan(session, 2, args.rows, args.scan_fetch_size, args.server_pid)
     if args.server_pid:
-        rss = peak_rss_mb(args.server_pid)
+        rss = rss_mb(args.server_pid)
         if rss is not None:
             print(f"server peak resident memory (VmHWM): {rss:.0f} MiB")
     cluster.shutdown()

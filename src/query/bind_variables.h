@@ -32,10 +32,18 @@ class BindSpecCollector {
   // place Sibyl cannot bind yet (none should be left unreceived).
   std::vector<protocol::ColumnSpec> Take();
 
+  // The statement's table's partition key types, which token(...) in a term
+  // takes as its arguments (4.1's TokenFct); empty: token() is refused.
+  void set_partition_key_types(std::vector<types::TypePtr> types) {
+    partition_key_types_ = std::move(types);
+  }
+  const std::vector<types::TypePtr>& partition_key_types() const { return partition_key_types_; }
+
  private:
   std::string keyspace_;
   std::string table_;
   std::vector<protocol::ColumnSpec> specs_;
+  std::vector<types::TypePtr> partition_key_types_;
 };
 
 // The values of a request for a statement's markers, by marker index. Holds

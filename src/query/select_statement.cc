@@ -159,6 +159,10 @@ std::shared_ptr<const SelectStatement> SelectStatement::Prepare(
   const TableMetadata& table = *statement->table_;
 
   BindSpecCollector binds(table.keyspace, table.name, marker_count);
+  std::vector<types::TypePtr> key_types;
+  for (size_t i = 0; i < table.partition_key_size(); ++i)
+    key_types.push_back(table.columns[i].type);
+  binds.set_partition_key_types(std::move(key_types));
   statement->selection_ = Selection::Prepare(table, select, binds);
   statement->restrictions_ =
       Restrictions::Prepare(table, select.where, select.allow_filtering, binds);

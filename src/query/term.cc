@@ -1,8 +1,10 @@
 #include "query/term.h"
 
+#include "cluster/token.h"
 #include "common/error.h"
 #include "query/function_registry.h"
 #include "query/literal.h"
+#include "schema/row_order.h"
 #include "types/type_compatibility.h"
 #include "types/value_codec.h"
 
@@ -68,9 +70,47 @@ FunctionPtr ResolveCall(const cql::Term& term, const types::TypePtr& receiver) {
   return f;
 }
 
+bool IsTokenCall(const cql::Term& term) {
+  return term.kind == TermKind::kFunctionCall && term.text == "token" &&
+         (term.keyspace.empty() || term.keyspace == "system");
+}
+
+// token(v1, ...) as a value (WHERE token(k) > token(42)): Cassandra's
+// TokenFct, whose arguments are the table's partition key types and whose
+// result is the Murmur3 token of the key they make.
+FunctionPtr TokenFunction(const cql::Term& term, const BindSpecCollector& binds) {
+  const std::vector<types::TypePtr>& key_types = binds.partition_key_types();
+  if (key_types.empty()) ThrowInvalid("Unknown function token called");
+  FunctionPtr f = Function::Scalar(
+      "token", types::CqlType::Native(types::Kind::kBigint), key_types,
+      [](FunctionArgs args, FunctionContext&) -> OptBytes {
+        std::vector<BytesView> components;
+        components.reserve(args.size());
+        for (const auto& arg : args) {
+          if (!arg) return std::nullopt;
+          components.push_back(*arg);
+        }
+        return types::EncodeBigint(cluster::Murmur3Token(schema::RoutingKey(components)));
+      });
+  if (term.elements.size() != key_types.size()) {
+    ThrowInvalid("Invalid number of arguments in call to function " + f->QualifiedName() + ": " +
+                 std::to_string(key_types.size()) + " required but " +
+                 std::to_string(term.elements.size()) + " provided");
+  }
+  for (size_t i = 0; i < key_types.size(); ++i) {
+    const FunctionArgument argument = DescribeArgument(term.elements[i]);
+    if (TestArgument(argument, *key_types[i]) == types::AssignmentResult::kNotAssignable) {
+      ThrowInvalid("Type error: " + argument.text + " cannot be passed as argument " +
+                   std::to_string(i) + " of function " + f->QualifiedName() + " of type " +
+                   key_types[i]->ToCql());
+    }
+  }
+  return f;
+}
+
 PreparedTerm PrepareCall(const cql::Term& term, std::string_view receiver, types::TypePtr type,
                          BindSpecCollector& binds) {
-  FunctionPtr f = ResolveCall(term, type);
+  FunctionPtr f = IsTokenCall(term) ? TokenFunction(term, binds) : ResolveCall(term, type);
   if (f->is_aggregate()) ThrowInvalid("Aggregation function are not supported in the where clause");
   if (IsOperationFunctionName(f->name())) {
     const types::TypePtr result = types::CqlType::Frozen(f->return_type());

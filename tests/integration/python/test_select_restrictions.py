@@ -15,8 +15,8 @@ import uuid
 
 import pytest
 
-from select_support import (composite_token, fetch, int_bytes, int_token, ks,  # noqa: F401
-                            session)
+from select_support import (assert_invalid, composite_token, fetch, int_bytes,  # noqa: F401
+                            int_token, ks, session)
 
 
 @pytest.fixture
@@ -109,12 +109,17 @@ def test_token_ranges_return_the_keys_whose_token_is_inside(session, ks):
     assert equal == [(33,)]
 
 
-@pytest.mark.xfail(strict=True, reason="token() as a value (token(k) = token(33)) is not "
-                                       "implemented yet: Sibyl refuses it honestly")
 def test_token_of_values_on_the_right_hand_side(session, ks):
     session.execute(f"CREATE TABLE {ks}.t (k int PRIMARY KEY)")
-    session.execute(f"INSERT INTO {ks}.t (k) VALUES (33)")
+    for k in (33, 34, 35):
+        session.execute(f"INSERT INTO {ks}.t (k) VALUES ({k})")
     assert fetch(session, f"SELECT k FROM {ks}.t WHERE token(k) = token(33)") == [(33,)]
+    after = sorted((k for k in (33, 34, 35) if int_token(k) > int_token(34)), key=int_token)
+    assert fetch(session, f"SELECT k FROM {ks}.t WHERE token(k) > token(%s)", (34,)) == [
+        (k,) for k in after]
+    assert_invalid(session, f"SELECT k FROM {ks}.t WHERE token(k) = token(1, 2)",
+                   "Invalid number of arguments in call to function system.token: 1 required but "
+                   "2 provided")
 
 
 # --- clustering ----------------------------------------------------------------------------------
