@@ -14,24 +14,49 @@
 // varint division fails with "BigInteger divide by zero". A null or empty
 // operand gives null.
 //
+// Decimal results (decimal_arithmetic.h): a varint operand converts exactly
+// and any other one through its double value as BigDecimal.valueOf does
+// (NumberType.toBigDecimal), so int 1 is 1.0 and 1 * 8.5 is 8.50; NaN and
+// infinities fail ("A NaN cannot be converted into a decimal").
+//
+// timestamp and date +- duration (TemporalType.addDuration): Duration.addTo
+// on the value in milliseconds. Without months, the days and the
+// milliseconds of the duration are added (timestamps wrap as Java's long
+// does); with months, java.util.Calendar in UTC adds the months (the day of
+// month clamped to the month's length), then the days, then the
+// milliseconds narrowed to an int as Cassandra narrows them. A timestamp
+// takes only durations of whole milliseconds and a date only durations of
+// whole days; a date must stay within the date range.
+//
 // Failures are function failures named after the operation:
 //   the operation 'int / int' failed: / by zero
+//   the operation 'decimal / tinyint' failed: BigInteger divide by zero
+//   the operation 'timestamp - duration' failed: The duration must have a
+//     millisecond precision. Was: 10us
+//   the operation 'date - duration' failed: The duration must have a day
+//     precision. Was: 10m
 //
-// Registered but refused when prepared (ArithmeticSupport below): operations
-// whose result is a decimal (Java's BigDecimal with MathContext.DECIMAL128
-// and its division's scale rules) and timestamp/date +- duration.
+// Deliberate difference: Calendar switches to the Julian calendar before
+// 1582-10-15; Sibyl adds months in the proleptic Gregorian calendar, as
+// floor() does.
 
 #include <cmath>
 #include <limits>
 
 #include "common/error.h"
+#include "query/decimal_arithmetic.h"
 #include "query/function_big_number.h"
 #include "query/function_registry.h"
+#include "query/function_value_text.h"
+#include "types/civil_date.h"
+#include "types/date_time_literal.h"
+#include "types/duration_literal.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {
 namespace {
 
+using function_internal::BigDecimal;
 using function_internal::BigInt;
 using types::CqlType;
 using types::Kind;
@@ -125,6 +150,34 @@ BigInt ReadBigInt(Kind kind, BytesView v) {
   ThrowFunctionFailureCause(
       function_name, {l, r},
       "the operation '" + l + " " + symbol + " " + r + "' failed: " + std::string(cause));
+}
+
+// NumberType.toBigDecimal: decimals and varints exactly, every other type
+// through its double value (a float widened) as BigDecimal.valueOf(double).
+// nullopt with Java's message for NaN and infinities.
+std::optional<BigDecimal> ReadDecimal(Kind kind, BytesView v, std::string& error) {
+  if (kind == Kind::kDecimal) return function_internal::DecodeDecimal(v);
+  if (kind == Kind::kVarint) return BigDecimal{types::VarintValue(v), 0};
+  const double d = ReadDouble(kind, v);
+  if (std::isnan(d)) {
+    error = "A NaN cannot be converted into a decimal";
+  } else if (std::isinf(d)) {
+    error = "An infinite number cannot be converted into a decimal";
+  }
+  return function_internal::DecimalFromDouble(d);
+}
+
+Bytes DecimalResult(const Operation& op, Kind left, Kind right, BytesView a, BytesView b) {
+  std::string error;
+  const auto x = ReadDecimal(left, a, error);
+  if (!x) Fail(op.symbol, op.function_name, left, right, error);
+  const auto y = ReadDecimal(right, b, error);
+  if (!y) Fail(op.symbol, op.function_name, left, right, error);
+  try {
+    return function_internal::EncodeDecimal(function_internal::DecimalOperation(op.symbol, *x, *y));
+  } catch (const function_internal::DecimalArithmeticError& e) {
+    Fail(op.symbol, op.function_name, left, right, e.what());
+  }
 }
 
 // 64-bit arithmetic that wraps as Java's long does.
@@ -228,9 +281,8 @@ OptBytes Execute(const Operation& op, Kind result, Kind left, Kind right, Functi
           return types::VarintBytes(x % y);  // sign of the dividend, as remainder
       }
     }
-    default:
-      // Refused when prepared (IsSupportedOperation).
-      throw CqlError(ErrorCode::kServerError, "unsupported arithmetic result type");
+    default:  // decimal
+      return DecimalResult(op, left, right, a, b);
   }
 }
 
@@ -258,8 +310,69 @@ OptBytes Negate(Kind kind, FunctionArgs args) {
   }
 }
 
-OptBytes RefuseTemporal(FunctionArgs, FunctionContext&) {
-  throw CqlError(ErrorCode::kServerError, "temporal arithmetic is refused when prepared");
+// Java's long arithmetic, which wraps.
+int64_t WrappingAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+
+// Duration.add: months, days and nanoseconds of one sign (negated by the
+// caller for a subtraction).
+int64_t AddDuration(int64_t millis, int64_t months, int64_t days, int64_t nanoseconds) {
+  constexpr int64_t kNanosPerMilli = 1'000'000;
+  if (months == 0) {
+    return WrappingAdd(millis,
+                       WrappingAdd(days * types::kMillisPerDay, nanoseconds / kNanosPerMilli));
+  }
+  const int64_t moved = types::AddCalendarMonths(millis, months) + days * types::kMillisPerDay;
+  // Calendar.add(MILLISECOND, (int) (nanoseconds / NANOS_PER_MILLI)).
+  const auto narrowed = static_cast<int32_t>(
+      static_cast<uint32_t>(static_cast<uint64_t>(nanoseconds / kNanosPerMilli)));
+  return moved + narrowed;
+}
+
+// SimpleDateSerializer.timeInMillisToDay, its range check on the
+// milliseconds, then Duration.ofMillis(ms).toDays().
+std::optional<int32_t> DaysOfMillis(int64_t millis, std::string& error) {
+  constexpr int64_t kMin = int64_t{std::numeric_limits<int32_t>::min()} * types::kMillisPerDay;
+  constexpr int64_t kMax = int64_t{std::numeric_limits<int32_t>::max()} * types::kMillisPerDay;
+  if (millis < kMin || millis > kMax) {
+    const bool low = millis < kMin;
+    error = "Input date " +
+            types::JavaLocalDateString(types::FloorDiv(millis, types::kMillisPerDay)) + " is " +
+            (low ? "less than min" : "greater than max") + " supported date " +
+            types::JavaLocalDateString(low ? std::numeric_limits<int32_t>::min()
+                                           : std::numeric_limits<int32_t>::max()) +
+            "T00:00Z";
+    return std::nullopt;
+  }
+  return static_cast<int32_t>(types::FloorDiv(millis, 1000) / types::kSecondsPerDay);
+}
+
+// Java's int negation, which wraps (-Integer.MIN_VALUE is itself).
+int64_t NegateInt(int32_t v) { return static_cast<int32_t>(0u - static_cast<uint32_t>(v)); }
+
+OptBytes ExecuteTemporal(const Operation& op, Kind temporal, FunctionArgs args) {
+  if (!args[0] || !args[1] || args[0]->empty() || args[1]->empty()) return std::nullopt;
+  const types::DurationValue d = DecodeDurationValue(*args[1]);
+  const bool is_date = temporal == Kind::kDate;
+  const int64_t millis = is_date ? int64_t{types::DecodeDate(*args[0])} * types::kMillisPerDay
+                                 : types::DecodeBigint(*args[0]);
+  // TimestampType / SimpleDateType.validateDuration.
+  if (is_date ? d.nanoseconds != 0 : d.nanoseconds % 1'000'000 != 0) {
+    Fail(op.symbol, op.function_name, temporal, Kind::kDuration,
+         std::string("The duration must have a ") + (is_date ? "day" : "millisecond") +
+             " precision. Was: " + types::DurationToString(d));
+  }
+  const bool add = op.symbol == '+';
+  const int64_t result =
+      add ? AddDuration(millis, d.months, d.days, d.nanoseconds)
+          : AddDuration(millis, NegateInt(d.months), NegateInt(d.days),
+                        static_cast<int64_t>(0 - static_cast<uint64_t>(d.nanoseconds)));
+  if (!is_date) return types::EncodeTimestamp(result);
+  std::string error;
+  const auto days = DaysOfMillis(result, error);
+  if (!days) Fail(op.symbol, op.function_name, temporal, Kind::kDuration, error);
+  return types::EncodeDate(*days);
 }
 
 }  // namespace
@@ -288,7 +401,9 @@ void AddOperationFunctions(FunctionRegistry& registry) {
     for (const Kind temporal : {Kind::kTimestamp, Kind::kDate}) {
       auto f = Function::Scalar(op.function_name, CqlType::Native(temporal),
                                 {CqlType::Native(temporal), CqlType::Native(Kind::kDuration)},
-                                RefuseTemporal);
+                                [op, temporal](FunctionArgs args, FunctionContext&) {
+                                  return ExecuteTemporal(op, temporal, args);
+                                });
       f->set_column_name_format(std::string("%s ") + op.symbol + " %s");
       registry.Add(std::move(f));
     }
@@ -314,19 +429,6 @@ const char* OperationFunctionName(char symbol) {
     if (op.symbol == symbol) return op.function_name;
   }
   return nullptr;
-}
-
-void CheckOperationSupported(const Function& function) {
-  const bool operation = IsOperationFunctionName(function.name()) || function.name() == "_negate";
-  if (!operation) return;
-  const Kind result = function.return_type()->kind();
-  if (result == Kind::kTimestamp || result == Kind::kDate) {
-    ThrowInvalid("Arithmetic on " + function.return_type()->ToCql() +
-                 " values is not supported by Sibyl yet");
-  }
-  if (result == Kind::kDecimal && function.name() != "_negate") {
-    ThrowInvalid("Arithmetic with a decimal result is not supported by Sibyl yet");
-  }
 }
 
 }  // namespace sibyl::query

@@ -31,19 +31,6 @@ bool NullOrEmpty(const std::optional<BytesView>& v) { return !v || v->empty(); }
 
 bool IsNegative(const DurationValue& d) { return d.nanoseconds < 0 || d.days < 0 || d.months < 0; }
 
-// Calendar.add(Calendar.MONTH, n) in UTC: the day of month is clamped to the
-// target month's length; the time of day is kept.
-int64_t AddMonths(int64_t millis, int64_t months) {
-  const int64_t days = types::FloorDiv(millis, types::kMillisPerDay);
-  const int64_t time_of_day = millis - days * types::kMillisPerDay;
-  const types::CivilDate date = types::CivilFromDays(days);
-  const int64_t total = date.year * 12 + (date.month - 1) + months;
-  const int64_t year = types::FloorDiv(total, 12);
-  const auto month = static_cast<unsigned>(total - year * 12 + 1);
-  const unsigned day = std::min(date.day, types::DaysInMonth(year, month));
-  return types::DaysFromCivil(year, month, day) * types::kMillisPerDay + time_of_day;
-}
-
 int64_t DurationMillis(const DurationValue& d) {
   return int64_t{d.days} * types::kMillisPerDay + d.nanoseconds / kNanosPerMilli;
 }
@@ -67,13 +54,13 @@ int64_t FloorTimestamp(int64_t time, const DurationValue& duration, int64_t star
       (time_date.year - start_date.year) * 12 +
       (static_cast<int64_t>(time_date.month) - static_cast<int64_t>(start_date.month)));
   int32_t multiplier = months_between / duration.months;
-  int64_t calendar = AddMonths(start, int64_t{multiplier} * duration.months);
+  int64_t calendar = types::AddCalendarMonths(start, int64_t{multiplier} * duration.months);
   if (duration.days == 0 && duration.nanoseconds == 0) return calendar;
   const int64_t duration_millis = DurationMillis(duration);
   int64_t floor = calendar + multiplier * duration_millis;
   while (floor > time) {
     --multiplier;
-    calendar = AddMonths(calendar, -duration.months);
+    calendar = types::AddCalendarMonths(calendar, -duration.months);
     floor = calendar + multiplier * duration_millis;
   }
   return std::max(start, floor);

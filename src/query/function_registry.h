@@ -169,9 +169,5 @@ void AddOperationFunctions(FunctionRegistry& registry);  // arithmetic_functions
 [[nodiscard]] const char* OperationFunctionName(char symbol);
 [[nodiscard]] bool IsOperationFunctionName(std::string_view name);
 [[nodiscard]] char OperatorOfFunction(std::string_view name);
-// Throws CqlError(kInvalid) "... is not supported by Sibyl yet" for the
-// operations Sibyl registers but does not compute: timestamp/date +-
-// duration and arithmetic with a decimal result. Other functions pass.
-void CheckOperationSupported(const Function& function);
 
 }  // namespace sibyl::query

@@ -367,8 +367,19 @@ TEST_F(SelectionTest, NotYetSupportedSelectorsSayNotSupported) {
   EXPECT_EQ(PrepareError("SELECT [v, k] FROM t"),
             "Collection, tuple and user type literals in the selection clause are not supported "
             "by Sibyl yet");
-  EXPECT_EQ(PrepareError("SELECT v + (decimal)1 FROM t"),
-            "Arithmetic with a decimal result is not supported by Sibyl yet");
+}
+
+TEST_F(SelectionTest, ArithmeticWithDecimalResults) {
+  Prepare("SELECT v + (decimal)1, f * vi, v / (decimal)3 FROM t");
+  EXPECT_EQ(Names(), (std::vector<std::string>{"v + (decimal)1", "f * vi", "v / (decimal)3"}));
+  EXPECT_EQ(Types(), (std::vector<std::string>{"decimal", "decimal", "decimal"}));
+  schema::Row row = MakeRow(7, 1, 5, 10);
+  row[Index("f")] = types::EncodeFloat(3.0f);
+  row[Index("vi")] = types::VarintBytes(types::BigInteger("100000000000000000000"));
+  const schema::Row out = One(row);
+  EXPECT_EQ(out[0], types::ParseDecimal("6.0"));  // int 5 converts as the double 5.0
+  EXPECT_EQ(out[1], types::ParseDecimal("300000000000000000000.0"));
+  EXPECT_EQ(out[2], types::ParseDecimal("1.66666666666666666666666666666667"));
 }
 
 }  // namespace

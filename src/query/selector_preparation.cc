@@ -99,7 +99,6 @@ SelectorFactoryPtr PrepareCall(const FunctionName& name, const std::vector<cql::
   std::vector<CallArgument> arguments = DescribeArguments(args, p);
   FunctionPtr f = FunctionRegistry::Native().Resolve(name, Descriptions(arguments), nullptr,
                                                      CallSite::kSelection, p.table.keyspace);
-  CheckOperationSupported(*f);
   return FinishCall(std::move(f), arguments, p);
 }
 

@@ -6,6 +6,7 @@
 #include "cql/parser.h"
 #include "query/restrictions_test_util.h"
 #include "query/term.h"
+#include "types/big_number.h"
 #include "types/uuid.h"
 #include "types/value_codec.h"
 
@@ -92,6 +93,19 @@ TEST_F(TermFunctionTest, ArithmeticInTerms) {
   EXPECT_EQ(types::DecodeBigint(negated.Bind(Bind({Value::Of(four)})).bytes), -4);
   EXPECT_EQ(PrepareError("1 + ?", Kind::kInt),
             "Ambiguous '+' operation: use type casts to disambiguate");
+}
+
+TEST_F(TermFunctionTest, TemporalAndDecimalArithmeticInTerms) {
+  // WHERE time > '2016-09-27 16:10:00+0000' - 10m: the receiver picks timestamp - duration.
+  PreparedTerm earlier = Prepare("'2016-09-27 16:10:00+0000' - 10m", Kind::kTimestamp);
+  EXPECT_EQ(types::DecodeBigint(earlier.Bind(Bind()).bytes), 1474992000000);
+  PreparedTerm day = Prepare("? - 5d", Kind::kDate);
+  ASSERT_EQ(specs_.size(), 1u);
+  EXPECT_EQ(specs_[0].type->ToCql(), "date");
+  EXPECT_EQ(types::DecodeDate(day.Bind(Bind({Value::Of(types::EncodeDate(17078))})).bytes), 17073);
+  // The int 1 converts as the double 1.0.
+  PreparedTerm sum = Prepare("(decimal)1.5 + 1", Kind::kDecimal);
+  EXPECT_EQ(Bytes(sum.Bind(Bind()).bytes), *types::ParseDecimal("2.5"));
 }
 
 TEST_F(TermFunctionTest, ResultMustFitTheReceiver) {

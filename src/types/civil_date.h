@@ -56,4 +56,20 @@ constexpr int64_t DaysFromCivil(int64_t year, unsigned month, unsigned day) {
   return era * 146097 + static_cast<int64_t>(doe) - 719468;
 }
 
+// Java's Calendar.add(Calendar.MONTH, n) in UTC on milliseconds since the
+// epoch: the day of month is clamped to the target month's length, the time
+// of day kept. (Proleptic Gregorian: Calendar's Julian switch before
+// 1582-10-15 is not reproduced.)
+constexpr int64_t AddCalendarMonths(int64_t millis, int64_t months) {
+  const int64_t days = FloorDiv(millis, kMillisPerDay);
+  const int64_t time_of_day = millis - days * kMillisPerDay;
+  const CivilDate date = CivilFromDays(days);
+  const int64_t total = date.year * 12 + (date.month - 1) + months;
+  const int64_t year = FloorDiv(total, 12);
+  const auto month = static_cast<unsigned>(total - year * 12 + 1);
+  const unsigned length = DaysInMonth(year, month);
+  const unsigned day = date.day < length ? date.day : length;
+  return DaysFromCivil(year, month, day) * kMillisPerDay + time_of_day;
+}
+
 }  // namespace sibyl::types
