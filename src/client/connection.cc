@@ -375,7 +375,8 @@ void Connection::SweepTimeouts() {
     Callback callback = std::move(slot.callback);
     slot.callback = nullptr;
     callback(Reply{TransportFailure{"no response from " + Address() + " within " +
-                                    MillisText(options_.request_timeout)},
+                                        MillisText(options_.request_timeout),
+                                    /*timed_out=*/true},
                    {}});
     if (!is_open()) return;
   }

@@ -223,6 +223,7 @@ TEST_P(ConnectionTest, UnansweredRequestTimesOutAndConnectionStaysUsable) {
   ASSERT_TRUE(std::holds_alternative<TransportFailure>(hung.response));
   EXPECT_NE(std::get<TransportFailure>(hung.response).message.find("no response"),
             std::string::npos);
+  EXPECT_TRUE(std::get<TransportFailure>(hung.response).timed_out);
   EXPECT_TRUE(BlockingQuery(*c, "ok").ok());
 }
 

@@ -30,6 +30,9 @@ struct ResultMetadata {
 // request timed out, or the client could not send it. Not a server ERROR.
 struct TransportFailure {
   std::string message;
+  // Set when the request got no answer within the request timeout (the
+  // connection is still usable); load generators count these apart.
+  bool timed_out = false;
 };
 // An ERROR response. The code's extra fields are not decoded, except the
 // statement id of UNPREPARED (needed to prepare again).

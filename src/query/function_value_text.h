@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/bytes.h"
+#include "common/json_string.h"
 #include "types/cql_type.h"
 #include "types/duration_literal.h"
 
@@ -40,8 +41,7 @@ namespace sibyl::query {
 [[nodiscard]] std::string ToJsonText(const types::CqlType& type,
                                      const std::optional<BytesView>& value);
 
-// Json.quoteAsJsonString inside double quotes: ", \ and control characters
-// escaped as Jackson does.
-[[nodiscard]] std::string QuoteJsonString(std::string_view text);
+// QuoteJsonString (common/json_string.h) quotes a string as JSON.
+using ::sibyl::QuoteJsonString;
 
 }  // namespace sibyl::query

@@ -55,6 +55,7 @@ std::string MainUsage() {
          "\n"
          "Commands:\n"
          "  start        run a node (sibyl start --help for its options)\n"
+         "  stress       load generator (sibyl stress --help)\n"
          "\n"
          "Options:\n"
          "  --help       show this help\n"

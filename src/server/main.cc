@@ -10,6 +10,7 @@
 #include "server/command_line.h"
 #include "server/node.h"
 #include "server/version.h"
+#include "tools/stress_command.h"
 
 namespace {
 
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command == "start") return Start(args);
+  if (command == "stress") return sibyl::tools::RunStressCommand(args);
   std::cerr << "sibyl: unknown command '" << command << "' (see sibyl --help)\n";
   return 1;
 }
