@@ -16,11 +16,15 @@
 #include <cmath>
 
 #include "query/function_big_number.h"
+#include "query/function_integer.h"
 #include "query/function_registry.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {
 namespace {
+
+using function_internal::ReadInteger;
+using function_internal::WriteInteger;
 
 using function_internal::BigDecimal;
 using function_internal::BigInt;
@@ -30,32 +34,6 @@ using types::Kind;
 types::TypePtr T(Kind kind) { return CqlType::Native(kind); }
 
 bool Absent(FunctionArgs args) { return !args[0] || args[0]->empty(); }
-
-int64_t ReadInteger(Kind kind, BytesView v) {
-  switch (kind) {
-    case Kind::kTinyint:
-      return types::DecodeTinyint(v);
-    case Kind::kSmallint:
-      return types::DecodeSmallint(v);
-    case Kind::kInt:
-      return types::DecodeInt(v);
-    default:
-      return types::DecodeBigint(v);  // bigint, counter
-  }
-}
-
-Bytes WriteInteger(Kind kind, int64_t value) {
-  switch (kind) {
-    case Kind::kTinyint:
-      return types::EncodeTinyint(static_cast<int8_t>(value));
-    case Kind::kSmallint:
-      return types::EncodeSmallint(static_cast<int16_t>(value));
-    case Kind::kInt:
-      return types::EncodeInt(static_cast<int32_t>(value));
-    default:
-      return types::EncodeBigint(value);
-  }
-}
 
 double ReadFloating(Kind kind, BytesView v) {
   return kind == Kind::kFloat ? types::DecodeFloat(v) : types::DecodeDouble(v);

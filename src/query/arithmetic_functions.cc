@@ -46,6 +46,7 @@
 #include "common/error.h"
 #include "query/decimal_arithmetic.h"
 #include "query/function_big_number.h"
+#include "query/function_integer.h"
 #include "query/function_registry.h"
 #include "query/function_value_text.h"
 #include "types/civil_date.h"
@@ -55,6 +56,9 @@
 
 namespace sibyl::query {
 namespace {
+
+using function_internal::ReadInteger;
+using function_internal::WriteInteger;
 
 using function_internal::BigDecimal;
 using function_internal::BigInt;
@@ -115,19 +119,6 @@ Kind ResultKind(Kind left, Kind right) {
       return Kind::kBigint;
     default:
       return Kind::kVarint;
-  }
-}
-
-int64_t ReadInteger(Kind kind, BytesView v) {
-  switch (kind) {
-    case Kind::kTinyint:
-      return types::DecodeTinyint(v);
-    case Kind::kSmallint:
-      return types::DecodeSmallint(v);
-    case Kind::kInt:
-      return types::DecodeInt(v);
-    default:
-      return types::DecodeBigint(v);  // bigint, counter
   }
 }
 
@@ -199,19 +190,6 @@ std::optional<int64_t> IntegerOperation(char symbol, int64_t a, int64_t b) {
       if (b == 0) return std::nullopt;
       if (b == -1) return 0;
       return a % b;
-  }
-}
-
-Bytes WriteInteger(Kind kind, int64_t v) {
-  switch (kind) {
-    case Kind::kTinyint:
-      return types::EncodeTinyint(static_cast<int8_t>(v));
-    case Kind::kSmallint:
-      return types::EncodeSmallint(static_cast<int16_t>(v));
-    case Kind::kInt:
-      return types::EncodeInt(static_cast<int32_t>(v));
-    default:
-      return types::EncodeBigint(v);
   }
 }
 

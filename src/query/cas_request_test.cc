@@ -16,6 +16,7 @@
 #include "query/query_test_util.h"
 #include "query/storage_layout.h"
 #include "query/storage_row_source.h"
+#include "query/storage_test_util.h"
 #include "storage/engine.h"
 #include "storage/reference_engine.h"
 #include "types/value_codec.h"
@@ -23,19 +24,7 @@
 namespace sibyl::query {
 namespace {
 
-class TempDirectory {
- public:
-  TempDirectory() {
-    std::random_device random;
-    path_ = std::filesystem::temp_directory_path() /
-            ("sibyl-cas-" + std::to_string(random()) + std::to_string(random()));
-  }
-  ~TempDirectory() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using testing::TempDirectory;
 
 cql::ModificationStatement ToModification(cql::Statement statement) {
   if (auto* s = std::get_if<cql::InsertStatement>(&statement)) return std::move(*s);

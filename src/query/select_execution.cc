@@ -304,16 +304,19 @@ class SelectExecution {
     ReadRequest request{schema_, table_};
     request.plan = &bound_->plan;
     request.cell_metadata = &s.selection_.cell_metadata();
-    // Filtered columns must be read too.
-    columns_ = s.columns_read_;
+    // Filtered columns must be read too; the statement's list serves as it
+    // is when the filter adds none (the common, unfiltered case: no copy).
+    request.columns = &s.columns_read_;
     for (const auto& condition : bound_->filter.conditions()) {
       const auto kind = table_.columns[condition.column].kind;
       if ((kind == ColumnKind::kStatic || kind == ColumnKind::kRegular) &&
-          std::find(columns_.begin(), columns_.end(), condition.column) == columns_.end()) {
+          std::find(request.columns->begin(), request.columns->end(), condition.column) ==
+              request.columns->end()) {
+        if (request.columns != &columns_) columns_ = s.columns_read_;
         columns_.push_back(condition.column);
+        request.columns = &columns_;
       }
     }
-    request.columns = &columns_;
     request.static_only_rows = s.queries_full_partitions_;
     request.reversed = s.reversed_;
     request.now_seconds = params_.now_in_seconds;

@@ -10,19 +10,7 @@
 namespace sibyl::query {
 namespace {
 
-class TempDirectory {
- public:
-  TempDirectory() {
-    std::random_device random;
-    path_ = std::filesystem::temp_directory_path() /
-            ("sibyl-query-engine-" + std::to_string(random()) + std::to_string(random()));
-  }
-  ~TempDirectory() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using testing::TempDirectory;
 
 class StorageRoundTripTest : public ::testing::Test {
  protected:

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <mutex>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,24 @@
 #include "storage/engine.h"
 
 namespace sibyl::query::testing {
+
+// A fresh directory under the system's temporary directory, removed with
+// everything in it when the object goes (tests over the real engine).
+class TempDirectory {
+ public:
+  TempDirectory() {
+    std::random_device random;
+    path_ = std::filesystem::temp_directory_path() /
+            ("sibyl-query-" + std::to_string(random()) + std::to_string(random()));
+  }
+  ~TempDirectory() { std::filesystem::remove_all(path_); }
+  TempDirectory(const TempDirectory&) = delete;
+  TempDirectory& operator=(const TempDirectory&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 class RecordingEngine final : public storage::Engine {
  public:

@@ -8,18 +8,17 @@ Import the fixtures into a test module with
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import re
 from typing import Iterator, Sequence
 
 import pytest
 from cassandra import InvalidRequest
-from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile, Session
+from cassandra.cluster import Session
 from cassandra.metadata import Murmur3Token
-from cassandra.policies import RoundRobinPolicy
 from cassandra.query import SimpleStatement, tuple_factory
 
+from driver_session import connected as connected_session
 from sibyl_process import SibylServer
 
 # StatementRestrictions.REQUIRES_ALLOW_FILTERING_MESSAGE.
@@ -37,16 +36,9 @@ CANNOT_PAGE_ORDER_BY_WITH_IN = (
 DRIVER_DEFAULT_FETCH_SIZE = 5000
 
 
-@contextlib.contextmanager
-def connected(server: SibylServer, **cluster_kwargs) -> Iterator[Session]:
+def connected(server: SibylServer, **cluster_options):
     """A session whose rows are plain tuples (column names via ResultSet.column_names)."""
-    profile = ExecutionProfile(load_balancing_policy=RoundRobinPolicy(), row_factory=tuple_factory)
-    cluster = Cluster(contact_points=[server.host], port=server.port,
-                      execution_profiles={EXEC_PROFILE_DEFAULT: profile}, **cluster_kwargs)
-    try:
-        yield cluster.connect()
-    finally:
-        cluster.shutdown()
+    return connected_session(server, row_factory=tuple_factory, **cluster_options)
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ Cassandra's errors, schema change events, and schema that survives a restart."""
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import tempfile
 import time
@@ -13,22 +12,11 @@ from typing import Iterator
 
 import pytest
 from cassandra import AlreadyExists, InvalidRequest, Unauthorized
-from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile, Session
-from cassandra.policies import RoundRobinPolicy
+from cassandra.cluster import Cluster, Session
 from cassandra.protocol import ConfigurationException, SyntaxException
 
+from driver_session import connected_cluster as connected
 from sibyl_process import SibylServer
-
-
-@contextlib.contextmanager
-def connected(server: SibylServer) -> Iterator[tuple[Cluster, Session]]:
-    profile = ExecutionProfile(load_balancing_policy=RoundRobinPolicy())
-    cluster = Cluster(contact_points=[server.host], port=server.port,
-                      execution_profiles={EXEC_PROFILE_DEFAULT: profile})
-    try:
-        yield cluster, cluster.connect()
-    finally:
-        cluster.shutdown()
 
 
 @pytest.fixture(scope="module")

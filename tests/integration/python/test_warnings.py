@@ -4,27 +4,14 @@ thresholds or over many partitions unlogged, and "Batch too large"."""
 
 from __future__ import annotations
 
-import contextlib
 from typing import Iterator
 
 import pytest
 from cassandra import InvalidRequest
-from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile, Session
-from cassandra.policies import RoundRobinPolicy
+from cassandra.cluster import Session
 from cassandra.query import BatchStatement, BatchType
 
-from sibyl_process import SibylServer
-
-
-@contextlib.contextmanager
-def connected(server: SibylServer, **kwargs) -> Iterator[Session]:
-    profile = ExecutionProfile(load_balancing_policy=RoundRobinPolicy())
-    cluster = Cluster(contact_points=[server.host], port=server.port,
-                      execution_profiles={EXEC_PROFILE_DEFAULT: profile}, **kwargs)
-    try:
-        yield cluster.connect()
-    finally:
-        cluster.shutdown()
+from driver_session import connected
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ clean restart and (with commitlog_sync: batch) a SIGKILL."""
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import struct
 import tempfile
@@ -16,23 +15,12 @@ from typing import Iterator
 
 import pytest
 from cassandra import InvalidRequest
-from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile, Session
+from cassandra.cluster import Session
 from cassandra.concurrent import execute_concurrent_with_args
-from cassandra.policies import RoundRobinPolicy
 from cassandra.query import BatchStatement, BatchType, SimpleStatement
 
+from driver_session import connected_cluster as connected
 from sibyl_process import SibylServer
-
-
-@contextlib.contextmanager
-def connected(server: SibylServer) -> Iterator[tuple[Cluster, Session]]:
-    profile = ExecutionProfile(load_balancing_policy=RoundRobinPolicy())
-    cluster = Cluster(contact_points=[server.host], port=server.port,
-                      execution_profiles={EXEC_PROFILE_DEFAULT: profile})
-    try:
-        yield cluster, cluster.connect()
-    finally:
-        cluster.shutdown()
 
 
 @pytest.fixture(scope="module")
