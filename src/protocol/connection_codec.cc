@@ -512,4 +512,12 @@ void ConnectionCodec::ConsumeOutput(size_t n) {
   }
 }
 
+void ConnectionCodec::TakeOutput(Bytes& out) {
+  (void)Output();  // wraps pending v5 envelopes into wire_
+  if (wire_begin_ > 0) wire_.erase(0, wire_begin_);
+  out.clear();
+  out.swap(wire_);
+  wire_begin_ = 0;
+}
+
 }  // namespace sibyl::protocol

@@ -143,6 +143,10 @@ class ConnectionCodec {
   [[nodiscard]] BytesView Output();
   // Marks the first `n` bytes of Output() as written.
   void ConsumeOutput(size_t n);
+  // Moves all of Output() into `out` (replacing its contents) by swapping
+  // buffers, not copying: a writer takes the queued bytes and writes them
+  // while new responses queue into `out`'s old buffer.
+  void TakeOutput(Bytes& out);
 
  private:
   NextResult NextUnframed(Envelope& out);

@@ -395,6 +395,20 @@ TEST(ConnectionCodecTest, PartialWritesKeepTheRest) {
   EXPECT_FALSE(codec.HasOutput());
 }
 
+TEST(ConnectionCodecTest, TakeOutputHandsOverOnlyTheUnwrittenBytes) {
+  ConnectionCodec codec;
+  Handshake(codec, 4);
+  const Bytes all(codec.Output());
+  codec.ConsumeOutput(5);
+  Bytes taken = "stale contents";
+  codec.TakeOutput(taken);
+  EXPECT_EQ(taken, all.substr(5));
+  EXPECT_FALSE(codec.HasOutput());
+  Reply(codec, 3, Opcode::kResult, "\x00\x00\x00\x01");
+  codec.TakeOutput(taken);
+  EXPECT_EQ(ParseEnvelopes(taken).size(), 1u);
+}
+
 // ---- v5 ----------------------------------------------------------------------
 
 // The server's framed output, unwrapped into envelopes.

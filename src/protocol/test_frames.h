@@ -108,8 +108,8 @@ inline void Feed(ConnectionCodec& codec, BytesView bytes) {
 
 // Takes all output and marks it written.
 inline Bytes TakeOutput(ConnectionCodec& codec) {
-  Bytes out(codec.Output());
-  codec.ConsumeOutput(out.size());
+  Bytes out;
+  codec.TakeOutput(out);
   return out;
 }
 

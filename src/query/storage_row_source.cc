@@ -81,8 +81,30 @@ OptBytes AssembleMultiCell(const types::CqlType& type, const storage::ReadCell* 
   }
 }
 
-struct ColumnIndexes {
-  std::map<std::string, size_t, std::less<>> by_name;  // static and regular columns
+// The static and regular columns by name: built once per read (one
+// allocation, not one per column), searched once per column of each row.
+class ColumnIndexes {
+ public:
+  explicit ColumnIndexes(const TableMetadata& table) {
+    by_name_.reserve(table.columns.size());
+    for (size_t i = 0; i < table.columns.size(); ++i) {
+      const auto kind = table.columns[i].kind;
+      if (kind == ColumnKind::kStatic || kind == ColumnKind::kRegular) {
+        by_name_.emplace_back(table.columns[i].name, i);
+      }
+    }
+    std::sort(by_name_.begin(), by_name_.end());
+  }
+  std::optional<size_t> Find(std::string_view name) const {
+    auto it =
+        std::lower_bound(by_name_.begin(), by_name_.end(), name,
+                         [](const auto& entry, std::string_view n) { return entry.first < n; });
+    if (it == by_name_.end() || it->first != name) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  std::vector<std::pair<std::string_view, size_t>> by_name_;
 };
 
 // Writes the values of `row`'s cells into `out` (TableMetadata::columns layout)
@@ -94,22 +116,22 @@ void FillCells(const ReadRequest& request, const storage::ReadRow& row,
   for (size_t i = 0; i < cells.size();) {
     size_t j = i + 1;
     while (j < cells.size() && cells[j].column == cells[i].column) ++j;
-    auto it = indexes.by_name.find(cells[i].column);
+    const std::optional<size_t> column_index = indexes.Find(cells[i].column);
     const storage::ReadCell* begin = cells.data() + i;
     const storage::ReadCell* end = cells.data() + j;
     // A column dropped and added again must not show what was written before
     // the drop (Cassandra's dropped_columns).
     std::vector<storage::ReadCell> kept;
     if (auto dropped = table.dropped_columns.find(cells[i].column);
-        it != indexes.by_name.end() && dropped != table.dropped_columns.end()) {
+        column_index && dropped != table.dropped_columns.end()) {
       for (auto* c = begin; c != end; ++c) {
         if (c->timestamp > dropped->second.dropped_time_micros) kept.push_back(*c);
       }
       begin = kept.data();
       end = kept.data() + kept.size();
     }
-    if (it != indexes.by_name.end() && begin != end) {
-      const size_t index = it->second;
+    if (column_index && begin != end) {
+      const size_t index = *column_index;
       const types::CqlType& type = *table.columns[index].type;
       if (IsMultiCell(type)) {
         out[index] = AssembleMultiCell(type, begin, end);
@@ -169,13 +191,7 @@ std::vector<schema::Row> StorageRowSource::ToRows(const ReadRequest& request,
   const TableMetadata& table = request.table;
   const size_t metadata_count = request.cell_metadata ? request.cell_metadata->size() : 0;
   const size_t width = table.columns.size() + metadata_count;
-  ColumnIndexes indexes;
-  for (size_t i = 0; i < table.columns.size(); ++i) {
-    const auto kind = table.columns[i].kind;
-    if (kind == ColumnKind::kStatic || kind == ColumnKind::kRegular) {
-      indexes.by_name.emplace(table.columns[i].name, i);
-    }
-  }
+  const ColumnIndexes indexes(table);
   const int32_t now_seconds = request.now_seconds.value_or(0);
 
   std::vector<schema::Row> rows;

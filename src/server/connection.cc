@@ -107,11 +107,9 @@ asio::awaitable<void> Connection::WriteLoop() {
       writer_wakeup_.expires_at(asio::steady_timer::time_point::max());
       continue;
     }
-    // Copy out of the codec so responses and events can keep queueing while
-    // this write is in flight.
-    BytesView out = codec_.Output();
-    write_buffer_.assign(out.data(), out.size());
-    codec_.ConsumeOutput(out.size());
+    // Take the bytes out of the codec (a buffer swap) so responses and
+    // events can keep queueing while this write is in flight.
+    codec_.TakeOutput(write_buffer_);
     boost::system::error_code ec;
     co_await asio::async_write(socket_, asio::buffer(write_buffer_),
                                asio::redirect_error(use_awaitable, ec));

@@ -77,7 +77,9 @@ RocksDbEngine::RocksDbEngine(const EngineOptions& options, Clock& clock)
       descriptors.emplace_back(name, rocksdb::ColumnFamilyOptions());
       continue;
     }
-    Table& table = tables_[name];
+    auto id = types::Uuid::Parse(name);
+    if (!id) throw std::runtime_error("unexpected column family " + name + " in " + directory);
+    Table& table = tables_[*id];
     if (auto it = stored.find(name); it != stored.end()) table.options = it->second;
     table.purge_state = std::make_shared<TablePurgeState>(clock_);
     descriptors.emplace_back(name, TableFamilyOptions(table.options, cache_, table.purge_state));
@@ -91,7 +93,7 @@ RocksDbEngine::RocksDbEngine(const EngineOptions& options, Clock& clock)
     if (descriptors[i].name == rocksdb::kDefaultColumnFamilyName) {
       (void)db_->DestroyColumnFamilyHandle(handles[i]);  // DefaultColumnFamily() serves
     } else {
-      tables_[descriptors[i].name].handle = handles[i];
+      tables_[*types::Uuid::Parse(descriptors[i].name)].handle = handles[i];
     }
   }
   syncer_ = std::make_unique<CommitlogSyncer>(*db_, options_);
@@ -104,7 +106,7 @@ RocksDbEngine::~RocksDbEngine() {
 }
 
 const RocksDbEngine::Table& RocksDbEngine::FindTable(const types::Uuid& id) const {
-  auto it = tables_.find(id.ToString());
+  auto it = tables_.find(id);
   if (it == tables_.end() || !it->second.layout) {
     throw std::runtime_error("unknown table " + id.ToString());
   }
@@ -137,12 +139,12 @@ void RocksDbEngine::DropFamily(Table& table) {
 
 void RocksDbEngine::SyncTables(const std::vector<TableLayout>& layouts) {
   std::unique_lock lock(mutex_);
-  std::set<std::string> listed;
+  std::set<types::Uuid> listed;
   for (const auto& layout : layouts) {
     std::string name = layout.id.ToString();
-    listed.insert(name);
+    listed.insert(layout.id);
     auto shared_layout = std::make_shared<const TableLayout>(layout);
-    auto it = tables_.find(name);
+    auto it = tables_.find(layout.id);
     if (it == tables_.end()) {
       Table table;
       table.options = layout.options;
@@ -151,7 +153,7 @@ void RocksDbEngine::SyncTables(const std::vector<TableLayout>& layouts) {
       (void)CompressionFor(layout.options.compression);  // refuse before creating
       CreateFamily(name, table);
       table.layout = std::move(shared_layout);
-      tables_.emplace(name, std::move(table));
+      tables_.emplace(layout.id, std::move(table));
       StoreOptions(name, &layout.options);
       continue;
     }
@@ -177,7 +179,7 @@ void RocksDbEngine::SyncTables(const std::vector<TableLayout>& layouts) {
       continue;
     }
     DropFamily(it->second);
-    StoreOptions(it->first, nullptr);
+    StoreOptions(it->first.ToString(), nullptr);
     it = tables_.erase(it);
   }
 }
@@ -222,8 +224,8 @@ void RocksDbEngine::Flush() {
   std::shared_lock lock(mutex_);
   rocksdb::FlushOptions flush;
   flush.wait = true;
-  for (const auto& [name, table] : tables_) {
-    Check(db_->Flush(flush, table.handle), "flush of table " + name + " failed");
+  for (const auto& [id, table] : tables_) {
+    Check(db_->Flush(flush, table.handle), "flush of table " + id.ToString() + " failed");
   }
   Check(db_->FlushWAL(/*sync=*/true), "WAL sync failed");
 }

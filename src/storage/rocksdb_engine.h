@@ -59,7 +59,7 @@ class RocksDbEngine final : public Engine {
   // Apply/Read hold it shared; SyncTables/Truncate (which replace column
   // family handles) hold it exclusively.
   mutable std::shared_mutex mutex_;
-  std::map<std::string, Table> tables_;  // GUARDED_BY(mutex_), by table id
+  std::map<types::Uuid, Table> tables_;  // GUARDED_BY(mutex_); family name = id.ToString()
 };
 
 }  // namespace sibyl::storage

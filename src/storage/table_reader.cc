@@ -32,19 +32,6 @@ void CheckStatus(const rocksdb::Iterator& it) {
   if (!it.status().ok()) throw std::runtime_error("read failed: " + it.status().ToString());
 }
 
-class SnapshotHolder {
- public:
-  explicit SnapshotHolder(rocksdb::DB& db) : db_(db), snapshot_(db.GetSnapshot()) {}
-  ~SnapshotHolder() { db_.ReleaseSnapshot(snapshot_); }
-  SnapshotHolder(const SnapshotHolder&) = delete;
-  SnapshotHolder& operator=(const SnapshotHolder&) = delete;
-  const rocksdb::Snapshot* get() const { return snapshot_; }
-
- private:
-  rocksdb::DB& db_;
-  const rocksdb::Snapshot* snapshot_;
-};
-
 struct RangeDeletion {
   ClusteringRange range;
   DeletionTime deletion;
@@ -58,7 +45,6 @@ class Reader {
         db_(db),
         family_(family),
         command_(command),
-        snapshot_(db),
         builder_(table, command.columns, command.now_seconds),
         want_static_(WantsStatic()),
         whole_partitions_(SelectsWholePartitions(command)) {
@@ -94,9 +80,12 @@ class Reader {
            command.slices[0].end.prefix.empty();
   }
 
+  // One iterator serves the whole read: it sees the database as of its
+  // creation (an implicit snapshot), so every partition of the read comes
+  // from the same point in time without taking an explicit snapshot, which
+  // would lock the database.
   std::unique_ptr<rocksdb::Iterator> NewIterator(bool total_order) {
     rocksdb::ReadOptions options;
-    options.snapshot = snapshot_.get();
     options.total_order_seek = total_order;
     options.prefix_same_as_start = !total_order;
     return std::unique_ptr<rocksdb::Iterator>(db_.NewIterator(options, family_));
@@ -123,9 +112,12 @@ class Reader {
     prefixes.erase(std::unique(prefixes.begin(), prefixes.end(),
                                [](const auto& a, const auto& b) { return a.first == b.first; }),
                    prefixes.end());
+    // prefix_same_as_start: each Seek sets the prefix anew, so the
+    // iterator moves from partition to partition.
+    auto it = NewIterator(/*total_order=*/false);
     for (const auto& [prefix, key] : prefixes) {
       if (!AtOrAfterResume(prefix)) continue;
-      auto it = NewIterator(/*total_order=*/false);
+      it->Seek(prefix);
       if (!ReadOnePartition(*it, prefix, *key)) return;
     }
   }
@@ -182,6 +174,7 @@ class Reader {
         size_t length = PartitionPrefixLength(key);
         auto partition = DecodePartitionPrefix(key.substr(0, length));
         if (length == 0 || !partition) throw std::runtime_error("malformed stored key");
+        // The iterator stands at the partition's first record.
         Bytes prefix(key.substr(0, length));
         if (!ReadOnePartition(*it, prefix, *partition)) return;
         Bytes next = PrefixSuccessor(prefix);
@@ -193,24 +186,30 @@ class Reader {
   }
 
   // Reads one partition into the result. False when a limit ends the read.
+  // `it` is at the partition's first record (or past the partition): the
+  // records come in kind order (partition deletion, range tombstones, static
+  // row, rows), so one seek serves them all.
   bool ReadOnePartition(rocksdb::Iterator& it, const Bytes& prefix, const PartitionKey& key) {
     ReadPartition partition;
     partition.key = key;
-    // The partition deletion, then the range tombstones.
-    Bytes deletion_key = WithKind(prefix, KeyKind::kPartitionDeletion);
-    it.Seek(deletion_key);
+    auto at_kind = [&](KeyKind kind) {
+      if (!it.Valid()) return false;
+      BytesView stored = ToView(it.key());
+      return stored.size() > prefix.size() && StartsWith(stored, prefix) &&
+             static_cast<uint8_t>(stored[prefix.size()]) == static_cast<uint8_t>(kind);
+    };
     DeletionTime partition_deletion;
-    if (it.Valid() && ToView(it.key()) == BytesView(deletion_key)) {
+    if (at_kind(KeyKind::kPartitionDeletion)) {
       auto deletion = DecodeDeletion(ToView(it.value()));
       if (!deletion) throw std::runtime_error("malformed partition deletion");
       partition_deletion = *deletion;
       ++other_tombstones_;
       it.Next();
     }
-    Bytes rt_prefix = WithKind(prefix, KeyKind::kRangeTombstone);
+    const size_t kind_end = prefix.size() + 1;
     range_deletions_.clear();
-    for (; it.Valid() && StartsWith(ToView(it.key()), rt_prefix); it.Next()) {
-      auto bounds = ReadRangeTombstoneBounds(ToView(it.key()).substr(rt_prefix.size()));
+    for (; at_kind(KeyKind::kRangeTombstone); it.Next()) {
+      auto bounds = ReadRangeTombstoneBounds(ToView(it.key()).substr(kind_end));
       auto deletion = DecodeDeletion(ToView(it.value()));
       if (!bounds || !deletion) throw std::runtime_error("malformed range tombstone");
       range_deletions_.push_back(
@@ -224,11 +223,9 @@ class Reader {
       resume = &*command_.resume_after;  // AtOrAfterResume: it has last_row
     }
     if (want_static_) {
-      Bytes static_prefix = WithKind(prefix, KeyKind::kStaticRow);
-      it.Seek(static_prefix);
       builder_.Start(partition_deletion);
-      for (; it.Valid() && StartsWith(ToView(it.key()), static_prefix); it.Next()) {
-        builder_.Add(ToView(it.key()).substr(static_prefix.size()), ToView(it.value()));
+      for (; at_kind(KeyKind::kStaticRow); it.Next()) {
+        builder_.Add(ToView(it.key()).substr(kind_end), ToView(it.value()));
       }
       CheckStatus(it);
       partition.static_row = builder_.Finish({}, /*is_static=*/true);
@@ -244,12 +241,16 @@ class Reader {
       ClusteringRange range = EncodeClusteringRange(table_, slice.start, slice.end);
       if (resume) NarrowToResume(*resume->last_row, range);
       if (range.empty) continue;
-      stopped = ReadSlice(it, prefix, partition_deletion, range, [&](ReadRow row) {
-        partition.rows.push_back(std::move(row));
-        ++rows_here;
-        if (++rows_total_ >= command_.row_limit) row_limit_reached = true;
-        return row_limit_reached || rows_here >= command_.per_partition_limit;
-      });
+      // Only the first slice may start where the iterator stands: later ones
+      // (and reversed reads) seek.
+      const bool iterator_at_or_before_slice = i == 0;
+      stopped = ReadSlice(it, prefix, partition_deletion, range, iterator_at_or_before_slice,
+                          [&](ReadRow row) {
+                            partition.rows.push_back(std::move(row));
+                            ++rows_here;
+                            if (++rows_total_ >= command_.row_limit) row_limit_reached = true;
+                            return row_limit_reached || rows_here >= command_.per_partition_limit;
+                          });
     }
     // A partition with only its static row to show is returned, counting as
     // one row, only when whole partitions are read (CQLLimits).
@@ -306,38 +307,59 @@ class Reader {
   }
 
   // Reads the rows of `range`, handing each live one to `emit`, which says
-  // whether to stop. Returns true when it stopped.
+  // whether to stop. Returns true when it stopped. `at_or_before`: no record
+  // of the range lies before the iterator's position (the first slice after
+  // the partition's deletions and static row), so when the iterator is
+  // already inside the range the seek is skipped: a point read then costs
+  // one seek in all.
   template <typename Emit>
   bool ReadSlice(rocksdb::Iterator& it, const Bytes& prefix, const DeletionTime& deletion,
-                 const ClusteringRange& range, Emit&& emit) {
-    Bytes base = WithKind(prefix, KeyKind::kRow);
-    Bytes lo = base + range.lo;
-    std::optional<Bytes> hi;
-    if (range.hi) hi = base + *range.hi;
+                 const ClusteringRange& range, bool at_or_before, Emit&& emit) {
+    // The bounds are built in buffers the reader keeps: no allocation per
+    // slice once they have grown.
+    Bytes& base = slice_base_;
+    base.assign(prefix);
+    AppendU8(base, static_cast<uint8_t>(KeyKind::kRow));
+    Bytes& lo = slice_lo_;
+    lo.assign(base).append(range.lo);
+    Bytes& hi = slice_hi_;
+    if (range.hi) {
+      hi.assign(base).append(*range.hi);
+    } else {
+      hi.assign(base);  // the end of the partition's rows: the next kind
+      hi.back() = static_cast<char>(static_cast<uint8_t>(KeyKind::kRow) + 1);
+    }
     auto in_range = [&](BytesView key) {
-      return StartsWith(key, base) && key >= BytesView(lo) && (!hi || key < BytesView(*hi));
+      return StartsWith(key, base) && key >= BytesView(lo) && key < BytesView(hi);
     };
     if (command_.reversed) {
-      it.SeekForPrev(hi ? *hi : PrefixSuccessor(base));
-    } else {
+      it.SeekForPrev(hi);
+    } else if (!at_or_before || (it.Valid() && ToView(it.key()) < BytesView(lo))) {
       it.Seek(lo);
     }
-    std::vector<Record> records;
     while (it.Valid() && in_range(ToView(it.key()))) {
       BytesView rest = ToView(it.key()).substr(base.size());
       BytesView clustering = SkipClustering(table_, rest);
-      Bytes row_key = base + Bytes(clustering);
-      records.clear();
-      for (; it.Valid() && StartsWith(ToView(it.key()), row_key);
-           command_.reversed ? it.Prev() : it.Next()) {
-        records.emplace_back(Bytes(ToView(it.key()).substr(row_key.size())),
-                             Bytes(ToView(it.value())));
-      }
-      CheckStatus(it);
-      if (command_.reversed) std::reverse(records.begin(), records.end());
-      BytesView encoded = BytesView(row_key).substr(base.size());
+      row_key_.assign(ToView(it.key()).substr(0, base.size() + clustering.size()));
+      BytesView encoded = BytesView(row_key_).substr(base.size());
       builder_.Start(RowShadow(deletion, encoded));
-      for (const auto& [part, value] : records) builder_.Add(part, value);
+      if (command_.reversed) {
+        // The row's records come last to first: gather, then add in order.
+        records_.clear();
+        for (; it.Valid() && StartsWith(ToView(it.key()), row_key_); it.Prev()) {
+          records_.emplace_back(Bytes(ToView(it.key()).substr(row_key_.size())),
+                                Bytes(ToView(it.value())));
+        }
+        CheckStatus(it);
+        for (auto record = records_.rbegin(); record != records_.rend(); ++record) {
+          builder_.Add(record->first, record->second);
+        }
+      } else {
+        for (; it.Valid() && StartsWith(ToView(it.key()), row_key_); it.Next()) {
+          builder_.Add(ToView(it.key()).substr(row_key_.size()), ToView(it.value()));
+        }
+        CheckStatus(it);
+      }
       BytesView decode_from = encoded;
       if (auto row = builder_.Finish(ReadClustering(table_, decode_from), /*is_static=*/false)) {
         if (emit(std::move(*row))) return true;
@@ -351,12 +373,14 @@ class Reader {
   rocksdb::DB& db_;
   rocksdb::ColumnFamilyHandle* family_;
   const ReadCommand& command_;
-  SnapshotHolder snapshot_;
   RowBuilder builder_;
   bool want_static_;
   bool whole_partitions_;
   Bytes resume_;  // the resume partition's prefix, when resuming
   std::vector<RangeDeletion> range_deletions_;
+  Bytes slice_base_, slice_lo_, slice_hi_;  // ReadSlice's bounds
+  Bytes row_key_;                           // the current row's key prefix (ReadSlice)
+  std::vector<Record> records_;             // a reversed row's records (ReadSlice)
   ReadResult result_;
   int64_t other_tombstones_ = 0;
   int32_t rows_total_ = 0;

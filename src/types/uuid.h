@@ -3,6 +3,7 @@
 // name-based (v3) generation.
 
 #include <array>
+#include <compare>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -38,6 +39,7 @@ struct Uuid {
   BytesView View() const { return {reinterpret_cast<const char*>(bytes.data()), 16}; }
   Bytes ToBytes() const { return Bytes(View()); }
   bool operator==(const Uuid&) const = default;
+  auto operator<=>(const Uuid&) const = default;  // byte order: a key for ordered maps
 };
 
 }  // namespace sibyl::types
