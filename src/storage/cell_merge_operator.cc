@@ -24,4 +24,29 @@ bool CellMergeOperator::Merge(const rocksdb::Slice& /*key*/, const rocksdb::Slic
   return true;
 }
 
+bool CellMergeOperator::FullMergeV2(const MergeOperationInput& merge_in,
+                                    MergeOperationOutput* merge_out) const {
+  const auto& operands = merge_in.operand_list;
+  if (merge_in.existing_value == nullptr && operands.size() == 1) {
+    merge_out->existing_operand = operands.front();
+    return true;
+  }
+  // Otherwise fold the versions from the oldest, pairwise.
+  std::string& result = merge_out->new_value;
+  size_t next = 0;
+  if (merge_in.existing_value != nullptr) {
+    result.assign(merge_in.existing_value->data(), merge_in.existing_value->size());
+  } else if (!operands.empty()) {
+    result.assign(operands.front().data(), operands.front().size());
+    next = 1;
+  }
+  std::string merged;
+  for (; next < operands.size(); ++next) {
+    const rocksdb::Slice so_far(result);
+    if (!Merge(merge_in.key, &so_far, operands[next], &merged, merge_in.logger)) return false;
+    result.swap(merged);
+  }
+  return true;
+}
+
 }  // namespace sibyl::storage

@@ -17,6 +17,11 @@ class CellMergeOperator final : public rocksdb::AssociativeMergeOperator {
   bool Merge(const rocksdb::Slice& key, const rocksdb::Slice* existing_value,
              const rocksdb::Slice& value, std::string* new_value,
              rocksdb::Logger* logger) const override;
+  // A key written once and not yet compacted (every point read of fresh
+  // data) merges one operand and no base: the result is that operand, handed
+  // back by reference instead of copied.
+  bool FullMergeV2(const MergeOperationInput& merge_in,
+                   MergeOperationOutput* merge_out) const override;
 };
 
 }  // namespace sibyl::storage

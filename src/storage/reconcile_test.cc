@@ -112,6 +112,34 @@ TEST(CellMergeOperatorTest, MergesStoredValuesAndRefusesMismatches) {
   EXPECT_FALSE(merge.Merge("k", &sa, garbage, &out, nullptr));
 }
 
+TEST(CellMergeOperatorTest, FullMergeOfOneOperandHandsItBackAndOfSeveralReconciles) {
+  CellMergeOperator merge;
+  Bytes a, b;
+  EncodeCell(Regular(1, "old"), a);
+  EncodeCell(Regular(2, "new"), b);
+  std::vector<rocksdb::Slice> one{rocksdb::Slice(a)};
+  std::string out;
+  rocksdb::Slice operand;
+  rocksdb::MergeOperator::MergeOperationOutput result(out, operand);
+  using Input = rocksdb::MergeOperator::MergeOperationInput;
+  const rocksdb::Slice key("k");
+  ASSERT_TRUE(merge.FullMergeV2(Input(key, nullptr, one, nullptr), &result));
+  EXPECT_EQ(operand.data(), a.data());  // the operand itself, not a copy
+  EXPECT_EQ(operand.size(), a.size());
+
+  std::vector<rocksdb::Slice> both{rocksdb::Slice(b), rocksdb::Slice(a)};
+  rocksdb::Slice none(nullptr, 0);  // as RocksDB passes it
+  rocksdb::MergeOperator::MergeOperationOutput merged(out, none);
+  ASSERT_TRUE(merge.FullMergeV2(Input(key, nullptr, both, nullptr), &merged));
+  EXPECT_EQ(none.data(), nullptr);
+  EXPECT_EQ(DecodeCell(out)->ToCell(), Regular(2, "new"));
+
+  const rocksdb::Slice base(b);  // a compacted newer base and one older write
+  out.clear();
+  ASSERT_TRUE(merge.FullMergeV2(Input(key, &base, one, nullptr), &merged));
+  EXPECT_EQ(DecodeCell(out)->ToCell(), Regular(2, "new"));
+}
+
 TEST(CellCodecTest, RoundTrips) {
   Bytes out;
   Cell cell = Expiring(-7, 60, 1234, std::string("v\0", 2));
