@@ -10,8 +10,6 @@
 namespace sibyl::storage {
 namespace {
 
-using Record = std::pair<Bytes, Bytes>;  // key, value
-
 [[noreturn]] void Invalid(const TableLayout& table, const std::string& what) {
   throw std::invalid_argument("Mutation of " + table.keyspace + "." + table.name + ": " + what);
 }
@@ -39,42 +37,16 @@ void CheckCellKind(const TableLayout& table, const ColumnLayout& column, const C
   }
 }
 
-void AddRow(const TableLayout& table, const Bytes& partition_prefix, const RowWrite& row,
-            std::vector<Record>& records) {
-  Bytes row_key = partition_prefix;
+// Checks `row` against the table without encoding anything: a mutation is
+// checked whole before any of it goes into the batch, so an invalid one adds
+// nothing.
+void CheckRow(const TableLayout& table, const RowWrite& row) {
   if (row.is_static ? !row.clustering.empty() : row.clustering.size() != table.clustering.size()) {
     Invalid(table, "a clustering of " + std::to_string(row.clustering.size()) + " values");
   }
-  if (row.is_static) {
-    AppendU8(row_key, static_cast<uint8_t>(KeyKind::kStaticRow));
-  } else {
-    AppendU8(row_key, static_cast<uint8_t>(KeyKind::kRow));
-    AppendClustering(table, row.clustering, row_key);
-  }
-  auto add = [&](auto&& append_suffix, auto&& encode_value) {
-    Record record{row_key, {}};
-    append_suffix(record.first);
-    encode_value(record.second);
-    records.push_back(std::move(record));
-  };
-  if (!row.deletion.is_live()) {
-    add([](Bytes& k) { AppendU8(k, static_cast<uint8_t>(RowPart::kDeletion)); },
-        [&](Bytes& v) { EncodeDeletion(row.deletion, v); });
-  }
-  if (!row.marker.is_empty()) {
-    add([](Bytes& k) { AppendU8(k, static_cast<uint8_t>(RowPart::kMarker)); },
-        [&](Bytes& v) { EncodeLiveness(row.marker, v); });
-  }
-  auto append_column = [](Bytes& k, const std::string& column, CellPart part) {
-    AppendU8(k, static_cast<uint8_t>(RowPart::kCell));
-    AppendEscaped(column, k);
-    AppendU8(k, static_cast<uint8_t>(part));
-  };
   for (const auto& deletion : row.collection_deletions) {
     const ColumnLayout& column = FindColumnOrThrow(table, deletion.column, row.is_static);
     if (!column.is_multi_cell()) Invalid(table, deletion.column + " is not a multi-cell column");
-    add([&](Bytes& k) { append_column(k, deletion.column, CellPart::kCollectionDeletion); },
-        [&](Bytes& v) { EncodeDeletion(deletion.deletion, v); });
   }
   for (const auto& write : row.cells) {
     const ColumnLayout& column = FindColumnOrThrow(table, write.column, row.is_static);
@@ -83,10 +55,82 @@ void AddRow(const TableLayout& table, const Bytes& partition_prefix, const RowWr
                                 : "no path on multi-cell column " + write.column);
     }
     CheckCellKind(table, column, write.cell);
-    add(
+  }
+}
+
+void CheckMutation(const TableLayout& table, const Mutation& mutation) {
+  for (const auto& rt : mutation.range_tombstones) {
+    if (rt.start.prefix.size() > table.clustering.size() ||
+        rt.end.prefix.size() > table.clustering.size()) {
+      Invalid(table, "a range tombstone bound longer than the clustering key");
+    }
+  }
+  for (const auto& row : mutation.rows) CheckRow(table, row);
+}
+
+// Adds one record after another to the batch, each key built on a common
+// prefix in one buffer and each value in another: no allocation per record
+// once the buffers have grown.
+class RecordWriter {
+ public:
+  RecordWriter(rocksdb::ColumnFamilyHandle* family, rocksdb::WriteBatch& batch)
+      : family_(family), batch_(batch) {}
+
+  // The key of the next records starts with `prefix`.
+  void SetPrefix(BytesView prefix) { prefix_.assign(prefix); }
+  const Bytes& prefix() const { return prefix_; }
+
+  template <typename AppendSuffix, typename EncodeValue>
+  void Add(AppendSuffix&& append_suffix, EncodeValue&& encode_value) {
+    key_.assign(prefix_);
+    append_suffix(key_);
+    value_.clear();
+    encode_value(value_);
+    rocksdb::Status status = batch_.Merge(family_, key_, value_);
+    if (!status.ok()) {
+      throw std::runtime_error("cannot add a write to a batch: " + status.ToString());
+    }
+  }
+
+ private:
+  rocksdb::ColumnFamilyHandle* family_;
+  rocksdb::WriteBatch& batch_;
+  Bytes prefix_, key_, value_;
+};
+
+// REQUIRES: CheckRow(table, row) passed.
+void AddRow(const TableLayout& table, BytesView partition_prefix, const RowWrite& row,
+            RecordWriter& out) {
+  Bytes row_key(partition_prefix);
+  if (row.is_static) {
+    AppendU8(row_key, static_cast<uint8_t>(KeyKind::kStaticRow));
+  } else {
+    AppendU8(row_key, static_cast<uint8_t>(KeyKind::kRow));
+    AppendClustering(table, row.clustering, row_key);
+  }
+  out.SetPrefix(row_key);
+  if (!row.deletion.is_live()) {
+    out.Add([](Bytes& k) { AppendU8(k, static_cast<uint8_t>(RowPart::kDeletion)); },
+            [&](Bytes& v) { EncodeDeletion(row.deletion, v); });
+  }
+  if (!row.marker.is_empty()) {
+    out.Add([](Bytes& k) { AppendU8(k, static_cast<uint8_t>(RowPart::kMarker)); },
+            [&](Bytes& v) { EncodeLiveness(row.marker, v); });
+  }
+  auto append_column = [](Bytes& k, const std::string& column, CellPart part) {
+    AppendU8(k, static_cast<uint8_t>(RowPart::kCell));
+    AppendEscaped(column, k);
+    AppendU8(k, static_cast<uint8_t>(part));
+  };
+  for (const auto& deletion : row.collection_deletions) {
+    out.Add([&](Bytes& k) { append_column(k, deletion.column, CellPart::kCollectionDeletion); },
+            [&](Bytes& v) { EncodeDeletion(deletion.deletion, v); });
+  }
+  for (const auto& write : row.cells) {
+    out.Add(
         [&](Bytes& k) {
           append_column(k, write.column, write.path ? CellPart::kElement : CellPart::kSimple);
-          if (write.path) AppendCellPath(column, *write.path, k);
+          if (write.path) AppendCellPath(*table.FindColumn(write.column), *write.path, k);
         },
         [&](Bytes& v) { EncodeCell(write.cell, v); });
   }
@@ -96,33 +140,24 @@ void AddRow(const TableLayout& table, const Bytes& partition_prefix, const RowWr
 
 void AddMutationToBatch(const TableLayout& table, rocksdb::ColumnFamilyHandle* family,
                         const Mutation& mutation, rocksdb::WriteBatch& batch) {
-  // Encode everything first so that an invalid mutation adds nothing.
-  std::vector<Record> records;
+  CheckMutation(table, mutation);
   Bytes prefix;
   AppendPartitionPrefix(mutation.partition, prefix);
+  RecordWriter out(family, batch);
+  out.SetPrefix(prefix);
   if (!mutation.partition_deletion.is_live()) {
-    Record record{prefix, {}};
-    AppendU8(record.first, static_cast<uint8_t>(KeyKind::kPartitionDeletion));
-    EncodeDeletion(mutation.partition_deletion, record.second);
-    records.push_back(std::move(record));
+    out.Add([](Bytes& k) { AppendU8(k, static_cast<uint8_t>(KeyKind::kPartitionDeletion)); },
+            [&](Bytes& v) { EncodeDeletion(mutation.partition_deletion, v); });
   }
   for (const auto& rt : mutation.range_tombstones) {
-    if (rt.start.prefix.size() > table.clustering.size() ||
-        rt.end.prefix.size() > table.clustering.size()) {
-      Invalid(table, "a range tombstone bound longer than the clustering key");
-    }
-    Record record{prefix, {}};
-    AppendU8(record.first, static_cast<uint8_t>(KeyKind::kRangeTombstone));
-    AppendRangeTombstoneBounds(rt.start, rt.end, record.first);
-    EncodeDeletion(rt.deletion, record.second);
-    records.push_back(std::move(record));
+    out.Add(
+        [&](Bytes& k) {
+          AppendU8(k, static_cast<uint8_t>(KeyKind::kRangeTombstone));
+          AppendRangeTombstoneBounds(rt.start, rt.end, k);
+        },
+        [&](Bytes& v) { EncodeDeletion(rt.deletion, v); });
   }
-  for (const auto& row : mutation.rows) AddRow(table, prefix, row, records);
-  for (const auto& [key, value] : records) {
-    rocksdb::Status status = batch.Merge(family, key, value);
-    if (!status.ok())
-      throw std::runtime_error("cannot add a write to a batch: " + status.ToString());
-  }
+  for (const auto& row : mutation.rows) AddRow(table, prefix, row, out);
 }
 
 }  // namespace sibyl::storage
