@@ -42,6 +42,8 @@ Connection::Connection(asio::ip::tcp::socket socket, ServerContext& context,
 Connection::~Connection() { open_connections_.fetch_sub(1); }
 
 void Connection::Start() {
+  boost::system::error_code ignored;
+  socket_.non_blocking(true, ignored);  // FlushOutput's write_some must never block
   auto self = shared_from_this();
   asio::co_spawn(
       socket_.get_executor(), [self] { return self->ReadLoop(); }, asio::detached);
@@ -60,6 +62,17 @@ void Connection::Close() {
 }
 
 void Connection::WakeWriter() { writer_wakeup_.cancel(); }
+
+void Connection::FlushOutput() {
+  if (write_in_flight_ || closing_ || !codec_.HasOutput()) return;
+  BytesView out = codec_.Output();
+  boost::system::error_code ec;
+  const size_t n = socket_.write_some(asio::buffer(out.data(), out.size()), ec);
+  if (!ec) codec_.ConsumeOutput(n);
+  // A full socket (would_block) or an error: the writer waits for the
+  // socket, or meets the error and closes the connection.
+  if (codec_.HasOutput()) WakeWriter();
+}
 
 asio::awaitable<void> Connection::ReadLoop() {
   protocol::Envelope envelope;
@@ -84,11 +97,12 @@ asio::awaitable<void> Connection::ReadLoop() {
         break;
       }
     }
-    WakeWriter();
     if (close) {
       close_after_flush_ = true;
+      WakeWriter();
       co_return;
     }
+    FlushOutput();
     while (!closing_ && codec_.HasOutput() && codec_.Output().size() > kMaxQueuedOutput) {
       boost::system::error_code ignored;
       co_await output_drained_.async_wait(asio::redirect_error(use_awaitable, ignored));
@@ -111,8 +125,10 @@ asio::awaitable<void> Connection::WriteLoop() {
     // events can keep queueing while this write is in flight.
     codec_.TakeOutput(write_buffer_);
     boost::system::error_code ec;
+    write_in_flight_ = true;
     co_await asio::async_write(socket_, asio::buffer(write_buffer_),
                                asio::redirect_error(use_awaitable, ec));
+    write_in_flight_ = false;
     if (ec) break;
     output_drained_.cancel();
   }

@@ -2,8 +2,12 @@
 // One client connection: a reader coroutine that feeds the socket into the
 // protocol codec and dispatches each request envelope, and a writer
 // coroutine that sends the codec's coalesced output with one write per
-// batch of responses. Both run on the connection's reactor thread, so the
-// state below is touched by one thread only.
+// batch of responses. After each batch of requests the reader sends the
+// answers itself when the socket takes them at once (the common case, which
+// spares waking the writer); the writer sends the rest, and events. Output
+// leaves in codec order because only one of them writes at a time. Both run
+// on the connection's reactor thread, so the state below is touched by one
+// thread only.
 
 // Boost 1.74's awaitable.hpp uses std::exchange without including <utility>.
 #include <utility>
@@ -42,6 +46,9 @@ class Connection : public EventSubscriber, public std::enable_shared_from_this<C
   boost::asio::awaitable<void> ReadLoop();
   boost::asio::awaitable<void> WriteLoop();
   void WakeWriter();
+  // Writes queued output now, without blocking, when no write is in flight;
+  // wakes the writer for whatever the socket does not take.
+  void FlushOutput();
   void SendEvent(const Event& event);
 
   boost::asio::ip::tcp::socket socket_;
@@ -54,7 +61,8 @@ class Connection : public EventSubscriber, public std::enable_shared_from_this<C
   boost::asio::steady_timer writer_wakeup_;
   // The reader waits here when too much output is queued for a slow reader.
   boost::asio::steady_timer output_drained_;
-  Bytes write_buffer_;  // the bytes of the write in flight, copied out of the codec
+  Bytes write_buffer_;            // the bytes of the writer's write in flight, taken from the codec
+  bool write_in_flight_ = false;  // the writer's async_write has not completed
   bool closing_ = false;
   bool close_after_flush_ = false;
 };
