@@ -27,6 +27,23 @@ double PerSecond(uint64_t count, double seconds) {
   return seconds > 0 ? static_cast<double>(count) / seconds : 0;
 }
 
+std::string JsonLatency(const LatencyHistogram& h) {
+  std::string out = "{";
+  out += "\"mean\": " + JsonNumber(h.mean() / 1e6);
+  out += ", \"p50\": " + JsonNumber(Millis(h.ValueAtPercentile(50)));
+  out += ", \"p90\": " + JsonNumber(Millis(h.ValueAtPercentile(90)));
+  out += ", \"p99\": " + JsonNumber(Millis(h.ValueAtPercentile(99)));
+  out += ", \"p999\": " + JsonNumber(Millis(h.ValueAtPercentile(99.9)));
+  out += ", \"max\": " + JsonNumber(Millis(h.max()));
+  return out + "}";
+}
+
+std::string JsonKind(const KindTally& tally, double seconds) {
+  return "{\"ops\": " + std::to_string(tally.ops) +
+         ", \"ops_per_s\": " + JsonNumber(PerSecond(tally.ops, seconds)) +
+         ", \"latency_ms\": " + JsonLatency(tally.latency) + "}";
+}
+
 }  // namespace
 
 std::string_view ErrorCodeName(int32_t code) {
@@ -117,6 +134,17 @@ std::string FormatTextReport(const StressOptions& options, const StressResult& r
       Format("  latency (ms)  mean %.3f  p50 %.3f  p90 %.3f  p99 %.3f  p99.9 %.3f  max %.3f\n",
              h.mean() / 1e6, Millis(h.ValueAtPercentile(50)), Millis(h.ValueAtPercentile(90)),
              Millis(h.ValueAtPercentile(99)), Millis(h.ValueAtPercentile(99.9)), Millis(h.max()));
+  if (options.workload == Workload::kMixed) {
+    for (const auto& [name, tally] :
+         {std::pair{"writes", &result.writes}, std::pair{"reads ", &result.reads}}) {
+      const LatencyHistogram& k = tally->latency;
+      out +=
+          Format("  %s        %llu ops (%.0f ops/s), latency (ms) p50 %.3f  p99 %.3f  p99.9 %.3f\n",
+                 name, static_cast<unsigned long long>(tally->ops), PerSecond(tally->ops, seconds),
+                 Millis(k.ValueAtPercentile(50)), Millis(k.ValueAtPercentile(99)),
+                 Millis(k.ValueAtPercentile(99.9)));
+    }
+  }
   out += Format("  errors        %llu\n", static_cast<unsigned long long>(result.errors()));
   for (const auto& [code, tally] : result.server_errors) {
     out += Format("    %s x%llu: ", ErrorKindKey(code).c_str(),
@@ -135,7 +163,6 @@ std::string FormatTextReport(const StressOptions& options, const StressResult& r
 }
 
 std::string FormatJsonReport(const StressOptions& options, const StressResult& result) {
-  const LatencyHistogram& h = result.latency;
   const double seconds = result.seconds();
   std::string out = "{";
   out += "\"workload\": " + QuoteJsonString(WorkloadName(options.workload));
@@ -149,14 +176,12 @@ std::string FormatJsonReport(const StressOptions& options, const StressResult& r
   out += ", \"ops_per_s\": " + JsonNumber(PerSecond(result.ops, seconds));
   out += ", \"rows\": " + std::to_string(result.rows);
   out += ", \"rows_per_s\": " + JsonNumber(PerSecond(result.rows, seconds));
-  out += ", \"latency_ms\": {";
-  out += "\"mean\": " + JsonNumber(h.mean() / 1e6);
-  out += ", \"p50\": " + JsonNumber(Millis(h.ValueAtPercentile(50)));
-  out += ", \"p90\": " + JsonNumber(Millis(h.ValueAtPercentile(90)));
-  out += ", \"p99\": " + JsonNumber(Millis(h.ValueAtPercentile(99)));
-  out += ", \"p999\": " + JsonNumber(Millis(h.ValueAtPercentile(99.9)));
-  out += ", \"max\": " + JsonNumber(Millis(h.max()));
-  out += "}, \"errors_by_kind\": {";
+  out += ", \"latency_ms\": " + JsonLatency(result.latency);
+  if (options.workload == Workload::kMixed) {
+    out += ", \"writes\": " + JsonKind(result.writes, seconds);
+    out += ", \"reads\": " + JsonKind(result.reads, seconds);
+  }
+  out += ", \"errors_by_kind\": {";
   bool first = true;
   for (const auto& [code, tally] : result.server_errors) {
     out += (first ? "" : ", ") + QuoteJsonString(ErrorKindKey(code)) + ": " +

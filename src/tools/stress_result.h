@@ -17,11 +17,28 @@ struct ErrorTally {
   std::string first_message;
 };
 
+// The successful operations of one kind (mixed: the writes, the reads).
+struct KindTally {
+  LatencyHistogram latency;
+  uint64_t ops = 0;
+  void Record(uint64_t nanos) {
+    latency.Record(nanos);
+    ++ops;
+  }
+  void Merge(const KindTally& other) {
+    latency.Merge(other.latency);
+    ops += other.ops;
+  }
+};
+
 struct StressResult {
   // Latency of the successful operations, in nanoseconds; from the intended
   // start under --rate, from the send otherwise.
   LatencyHistogram latency;
-  uint64_t ops = 0;   // successful operations
+  uint64_t ops = 0;  // successful operations
+  // mixed only: the same, split by kind (cassandra-stress reports each).
+  KindTally writes;
+  KindTally reads;
   uint64_t rows = 0;  // rows returned by reads and scan pages
   uint64_t timeouts = 0;
   std::map<int32_t, ErrorTally> server_errors;  // by error code
@@ -44,6 +61,8 @@ struct StressResult {
   void Merge(const StressResult& other) {
     latency.Merge(other.latency);
     ops += other.ops;
+    writes.Merge(other.writes);
+    reads.Merge(other.reads);
     rows += other.rows;
     timeouts += other.timeouts;
     for (const auto& [code, tally] : other.server_errors) {

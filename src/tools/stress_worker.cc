@@ -64,6 +64,7 @@ void StressWorker::Fill() {
 
 void StressWorker::Issue(Slot* slot, uint64_t n, Clock::time_point intended) {
   const BoundOperation op = binder_.Bind(n);
+  slot->kind = op.kind;
   query_options_.values = op.values;
   if (op.kind == OperationKind::kScanPage) {
     query_options_.page_size = kScanPageSize;
@@ -90,6 +91,9 @@ void StressWorker::OnReply(Slot* slot, Clock::time_point intended, client::Reply
     result_.latency.Record(nanos);
     interval_latency_.Record(nanos);
     ++result_.ops;
+    if (phase_.workload == Workload::kMixed) {
+      (slot->kind == OperationKind::kWrite ? result_.writes : result_.reads).Record(nanos);
+    }
     if (auto* rows = std::get_if<client::RowsResult>(&reply.response)) {
       result_.rows += rows->rows.size();
       if (phase_.workload == Workload::kScan) {

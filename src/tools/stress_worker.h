@@ -72,6 +72,7 @@ class StressWorker {
   // One request slot; a scan keeps its cursor here between pages.
   struct Slot {
     StressWorker* worker = nullptr;
+    OperationKind kind = OperationKind::kWrite;  // of the request in flight
     Bytes paging_state;
   };
 

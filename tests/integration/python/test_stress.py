@@ -63,8 +63,12 @@ def test_populate_slice_mixed_counter_scan(sibyl, tmp_path):
     assert sliced["ops"] == 200
     assert sliced["rows"] == 800  # --populate wrote 10 rows in each partition
 
-    mixed = stress_json(sibyl, ["mixed", *common, "--ratio", "1:1", "--ops", "400"], tmp_path)
+    mixed = stress_json(sibyl, ["mixed", *common, "--ratio", "1:3", "--ops", "400"], tmp_path)
     assert mixed["ops"] == 400
+    # Reported apart too: operation n is a write when n % 4 < 1.
+    assert mixed["writes"]["ops"] == 100
+    assert mixed["reads"]["ops"] == 300
+    assert mixed["reads"]["latency_ms"]["p50"] > 0
 
     counter = stress_json(sibyl, ["counter", "--partitions", "100", "--ops", "300"], tmp_path)
     assert counter["workload"] == "counter"
