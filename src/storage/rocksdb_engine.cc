@@ -21,8 +21,16 @@ constexpr std::string_view kOptionsKeyPrefix = "table_options/";
 // RocksDB counts every key comparison into a thread-local perf context
 // unless told not to (its default level is kEnableCount): two thread-local
 // lookups per comparison in a shared library, ~5% of a point read. Nothing
-// reads those counters. The level is per thread; setting it is one store.
-void DisablePerfCounting() { rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable); }
+// in the node reads those counters. The level is per thread; it is switched
+// off once, on a thread's first read or write, so that a caller who wants
+// the counters (bench/read_bench.cc) can switch them on again afterwards.
+void DisablePerfCountingOnThisThread() {
+  thread_local const bool disabled = [] {
+    rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+    return true;
+  }();
+  (void)disabled;
+}
 
 void Check(const rocksdb::Status& status, const std::string& what) {
   if (!status.ok()) throw std::runtime_error(what + ": " + status.ToString());
@@ -198,7 +206,7 @@ void RocksDbEngine::Write(rocksdb::WriteBatch& batch) {
 void RocksDbEngine::Apply(const Mutation& mutation) { ApplyAll({&mutation}); }
 
 void RocksDbEngine::ApplyAll(const std::vector<const Mutation*>& mutations) {
-  DisablePerfCounting();
+  DisablePerfCountingOnThisThread();
   {
     std::shared_lock lock(mutex_);
     rocksdb::WriteBatch batch;
@@ -213,7 +221,7 @@ void RocksDbEngine::ApplyAll(const std::vector<const Mutation*>& mutations) {
 }
 
 ReadResult RocksDbEngine::Read(const ReadCommand& command) const {
-  DisablePerfCounting();
+  DisablePerfCountingOnThisThread();
   std::shared_lock lock(mutex_);
   const Table& table = FindTable(command.table_id);
   return ReadTable(*table.layout, *db_, table.handle, command);
