@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <string>
 
-#include "cluster/token.h"
 #include "common/error.h"
 #include "query/cartesian_product.h"
+#include "query/key_values.h"
 #include "types/cql_identifier.h"
 #include "types/value_codec.h"
 
@@ -15,9 +15,6 @@ namespace {
 using schema::ColumnKind;
 using schema::ColumnMetadata;
 using schema::TableMetadata;
-
-// Cassandra's FBUtilities.MAX_UNSIGNED_SHORT: the longest key and clustering value.
-constexpr size_t kMaxKeyLength = 65535;
 
 void Merge(KeyRestriction& r, const ColumnMetadata& column, const cql::Relation& relation,
            BindSpecCollector& binds) {
@@ -75,19 +72,6 @@ void Merge(KeyRestriction& r, const ColumnMetadata& column, const cql::Relation&
                    " LIKE ... is not valid.");
     case Op::kIsNotNull:
       ThrowInvalid("Unsupported restriction: " + name + " IS NOT NULL");
-  }
-}
-
-BytesView RequireValue(const Value& value, const std::string& column) {
-  if (value.is_unset()) ThrowInvalid("Invalid unset value for column " + column);
-  if (value.is_null()) ThrowInvalid("Invalid null value in condition for column " + column);
-  return value.bytes;
-}
-
-void CheckKeyLength(size_t length) {
-  if (length > kMaxKeyLength) {
-    ThrowInvalid("Key length of " + std::to_string(length) + " is longer than maximum of " +
-                 std::to_string(kMaxKeyLength));
   }
 }
 
@@ -267,7 +251,7 @@ std::vector<BytesView> ModificationWhere::BindValues(const KeyRestriction& r,
     return out;
   }
   out.reserve(r.values.size());
-  for (const auto& term : r.values) out.push_back(RequireValue(term.Bind(values), column.name));
+  for (const auto& term : r.values) out.push_back(RequireKeyValue(term.Bind(values), column.name));
   return out;
 }
 
@@ -279,10 +263,7 @@ std::vector<Bytes> ModificationWhere::PartitionKeys(const TableMetadata& table,
   }
   std::vector<Bytes> keys;
   for (const auto& components : CartesianProduct(per_column)) {
-    Bytes key =
-        components.size() == 1 ? Bytes(components[0]) : cluster::CompositeRoutingKey(components);
-    if (key.empty()) ThrowInvalid("Key may not be empty");
-    CheckKeyLength(key.size());
+    Bytes key = CheckedRoutingKey(components);
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(std::move(key));
   }
   return keys;
@@ -331,10 +312,10 @@ std::vector<DeletedRange> ModificationWhere::Slices(const TableMetadata& table,
   const ColumnMetadata& column = table.columns[last];
   std::optional<BytesView> lower, upper;
   if (last_restriction->lower) {
-    lower = RequireValue(last_restriction->lower->Bind(values), column.name);
+    lower = RequireKeyValue(last_restriction->lower->Bind(values), column.name);
   }
   if (last_restriction->upper) {
-    upper = RequireValue(last_restriction->upper->Bind(values), column.name);
+    upper = RequireKeyValue(last_restriction->upper->Bind(values), column.name);
   }
   // On a DESC column the greatest values come first: the lower bound ends the range.
   const bool descending = column.order == schema::ClusteringOrder::kDesc;

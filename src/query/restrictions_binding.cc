@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "query/cartesian_product.h"
 #include "query/clustering_slices.h"
+#include "query/key_values.h"
 #include "query/restrictions.h"
 #include "types/value_codec.h"
 
@@ -20,15 +21,6 @@ namespace {
 using schema::ColumnKind;
 using schema::ColumnMetadata;
 using schema::TableMetadata;
-
-constexpr size_t kMaxKeyLength = 65535;
-
-// A value the plan uses (a key or clustering value).
-BytesView KeyValue(const Value& value, const std::string& column) {
-  if (value.is_unset()) ThrowInvalid("Invalid unset value for column " + column);
-  if (value.is_null()) ThrowInvalid("Invalid null value in condition for column " + column);
-  return value.bytes;
-}
 
 // A value the filter checks (RowFilter.Expression.validate).
 BytesView FilterValue(const Value& value, const std::string& column) {
@@ -52,9 +44,10 @@ std::vector<BytesView> InMarkerValues(const PreparedTerm& marker, const ColumnMe
 std::vector<BytesView> EqOrInValues(const ColumnRestriction& r, const ColumnMetadata& column,
                                     const BoundValues& values) {
   std::vector<BytesView> out;
-  if (r.eq) out.push_back(KeyValue(r.eq->Bind(values), column.name));
+  if (r.eq) out.push_back(RequireKeyValue(r.eq->Bind(values), column.name));
   if (r.in_values) {
-    for (const auto& term : *r.in_values) out.push_back(KeyValue(term.Bind(values), column.name));
+    for (const auto& term : *r.in_values)
+      out.push_back(RequireKeyValue(term.Bind(values), column.name));
   }
   if (r.in_marker) out = InMarkerValues(*r.in_marker, column, values);
   return out;
@@ -132,8 +125,10 @@ BoundClusteringRestriction BindClustering(const TableMetadata& table, const Colu
   b.count = 1;
   if (r.is_slice()) {
     b.is_slice = true;
-    if (r.lower) b.lower = {{KeyValue(r.lower->Bind(values), column.name)}, r.lower_inclusive};
-    if (r.upper) b.upper = {{KeyValue(r.upper->Bind(values), column.name)}, r.upper_inclusive};
+    if (r.lower)
+      b.lower = {{RequireKeyValue(r.lower->Bind(values), column.name)}, r.lower_inclusive};
+    if (r.upper)
+      b.upper = {{RequireKeyValue(r.upper->Bind(values), column.name)}, r.upper_inclusive};
     return b;
   }
   for (BytesView v : EqOrInValues(r, column, values)) b.tuples.push_back({v});
@@ -328,12 +323,7 @@ BoundRestrictions Restrictions::Bind(const TableMetadata& table, const BoundValu
     partitions.reserve(keys.size());
     for (const auto& components : keys) {
       storage::PartitionKey key;
-      key.key = schema::RoutingKey(components);
-      if (key.key.empty()) ThrowInvalid("Key may not be empty");
-      if (key.key.size() > kMaxKeyLength) {
-        ThrowInvalid("Key length of " + std::to_string(key.key.size()) +
-                     " is longer than maximum of " + std::to_string(kMaxKeyLength));
-      }
+      key.key = CheckedRoutingKey(components);
       key.token = table.is_virtual ? cluster::kMinimumToken : cluster::Murmur3Token(key.key);
       if (token && !TokenAccepts(*token, key.token)) continue;
       partitions.push_back(std::move(key));

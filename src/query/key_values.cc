@@ -1,0 +1,28 @@
+#include "query/key_values.h"
+
+#include "common/error.h"
+#include "schema/row_order.h"
+
+namespace sibyl::query {
+
+BytesView RequireKeyValue(const Value& value, const std::string& column) {
+  if (value.is_unset()) ThrowInvalid("Invalid unset value for column " + column);
+  if (value.is_null()) ThrowInvalid("Invalid null value in condition for column " + column);
+  return value.bytes;
+}
+
+void CheckKeyLength(size_t length) {
+  if (length > kMaxKeyLength) {
+    ThrowInvalid("Key length of " + std::to_string(length) + " is longer than maximum of " +
+                 std::to_string(kMaxKeyLength));
+  }
+}
+
+Bytes CheckedRoutingKey(const std::vector<BytesView>& components) {
+  Bytes key = schema::RoutingKey(components);
+  if (key.empty()) ThrowInvalid("Key may not be empty");
+  CheckKeyLength(key.size());
+  return key;
+}
+
+}  // namespace sibyl::query
