@@ -204,32 +204,15 @@ TEST_F(SelectPagingTest, PrepareRefusalsOfLimitsGroupByAndOrderBy) {
 }
 
 // Tombstone thresholds, over a processor with small ones.
-class TombstoneThresholdTest : public ::testing::Test {
+class TombstoneThresholdTest : public Fixture {
  protected:
   TombstoneThresholdTest()
-      : store_(schema::MakeInitialSchema()),
-        tables_(schema::VirtualTables::SystemTables()),
-        coordinator_(engine_, clock_),
-        processor_(store_, tables_, node_, &coordinator_,
-                   QueryProcessorOptions{
-                       .read_thresholds = {.tombstone_warn = 5, .tombstone_failure = 20}}) {}
-
-  Result Run(const std::string& query) { return processor_.Process(query, {}, client_); }
-
-  ManualClock clock_;
-  storage::ReferenceEngine engine_;
-  schema::SchemaStore store_;
-  schema::VirtualTables tables_;
-  schema::LocalNodeInfo node_;
-  cluster::Coordinator coordinator_;
-  QueryProcessor processor_;
-  ClientState client_;
+      : Fixture(QueryProcessorOptions{
+            .read_thresholds = {.tombstone_warn = 5, .tombstone_failure = 20}}) {}
 };
 
 TEST_F(TombstoneThresholdTest, WarnsThenFails) {
-  (void)Run(
-      "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-      "'replication_factor': 1}");
+  CreateKeyspace();
   (void)Run("CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c))");
   for (int c = 0; c < 8; ++c) {
     (void)Run("INSERT INTO ks.t (k, c, v) VALUES (1, " + std::to_string(c) + ", null)");

@@ -81,11 +81,11 @@ class RecordingEngine final : public storage::Engine {
 template <typename Engine>
 class StorageQueryTest : public ::testing::Test {
  protected:
-  StorageQueryTest()
+  explicit StorageQueryTest(QueryProcessorOptions options = {})
       : store_(schema::MakeInitialSchema()),
         tables_(schema::VirtualTables::SystemTables()),
         coordinator_(engine_, clock_),
-        processor_(store_, tables_, node_, &coordinator_) {}
+        processor_(store_, tables_, node_, &coordinator_, std::move(options)) {}
 
   Result Run(std::string_view query, const protocol::QueryParameters& params = {}) {
     return processor_.Process(query, params, client_);
