@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "query/cas_request.h"
 #include "query/storage_layout.h"
+#include "storage/mutation_merge.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {
@@ -91,79 +92,6 @@ protocol::BatchType ToBatchType(cql::BatchStatement::Type type) {
       break;
   }
   return protocol::BatchType::kLogged;
-}
-
-// Cassandra's reconciliation of two writes to one cell (Cells.reconcile):
-// the higher timestamp wins; on a tie a tombstone wins, then the greater
-// value. Counter deltas of one batch add up.
-void ReconcileInto(storage::Cell& into, const storage::Cell& other) {
-  using Kind = storage::Cell::Kind;
-  if (into.kind == Kind::kCounter && other.kind == Kind::kCounter) {
-    const int64_t sum = types::DecodeBigint(into.value) + types::DecodeBigint(other.value);
-    into.value = types::EncodeBigint(sum);
-    into.timestamp = std::max(into.timestamp, other.timestamp);
-    return;
-  }
-  if (other.timestamp != into.timestamp) {
-    if (other.timestamp > into.timestamp) into = other;
-    return;
-  }
-  const bool into_tombstone = into.kind == Kind::kTombstone;
-  const bool other_tombstone = other.kind == Kind::kTombstone;
-  if (into_tombstone != other_tombstone) {
-    if (other_tombstone) into = other;
-    return;
-  }
-  if (other.value > into.value ||
-      (other.value == into.value && other.local_deletion_time > into.local_deletion_time)) {
-    into = other;
-  }
-}
-
-void MergeRowInto(storage::RowWrite& into, storage::RowWrite&& other) {
-  if (other.marker.timestamp > into.marker.timestamp ||
-      (other.marker.timestamp == into.marker.timestamp && !other.marker.is_empty() &&
-       other.marker.local_expiration_time > into.marker.local_expiration_time)) {
-    into.marker = other.marker;
-  }
-  if (other.deletion.Supersedes(into.deletion)) into.deletion = other.deletion;
-  for (auto& deletion : other.collection_deletions) {
-    auto same = std::find_if(into.collection_deletions.begin(), into.collection_deletions.end(),
-                             [&](const auto& d) { return d.column == deletion.column; });
-    if (same == into.collection_deletions.end()) {
-      into.collection_deletions.push_back(std::move(deletion));
-    } else if (deletion.deletion.Supersedes(same->deletion)) {
-      same->deletion = deletion.deletion;
-    }
-  }
-  for (auto& cell : other.cells) {
-    auto same = std::find_if(into.cells.begin(), into.cells.end(), [&](const auto& c) {
-      return c.column == cell.column && c.path == cell.path;
-    });
-    if (same == into.cells.end()) {
-      into.cells.push_back(std::move(cell));
-    } else {
-      ReconcileInto(same->cell, cell.cell);
-    }
-  }
-}
-
-void MergeInto(storage::Mutation& into, storage::Mutation&& other) {
-  if (other.partition_deletion.Supersedes(into.partition_deletion)) {
-    into.partition_deletion = other.partition_deletion;
-  }
-  for (auto& tombstone : other.range_tombstones)
-    into.range_tombstones.push_back(std::move(tombstone));
-  for (auto& row : other.rows) {
-    auto same = std::find_if(into.rows.begin(), into.rows.end(), [&](const auto& r) {
-      return r.is_static == row.is_static && r.clustering == row.clustering;
-    });
-    if (same == into.rows.end()) {
-      into.rows.push_back(std::move(row));
-    } else {
-      MergeRowInto(*same, std::move(row));
-    }
-  }
 }
 
 }  // namespace
@@ -266,24 +194,6 @@ std::shared_ptr<const BatchPlan> PrepareBatch(const cql::BatchStatement& raw, in
   for (const auto& child : batch->children) plans.push_back(&child.plan);
   ValidateBatch(batch->type, batch->timestamp.has_value(), plans);
   return batch;
-}
-
-std::vector<storage::Mutation> MergeByPartition(std::vector<storage::Mutation> mutations) {
-  std::vector<storage::Mutation> merged;
-  merged.reserve(mutations.size());
-  // (table, token, key) → index in `merged`.
-  std::map<std::tuple<std::array<uint8_t, 16>, int64_t, Bytes>, size_t> index;
-  for (auto& mutation : mutations) {
-    auto key =
-        std::make_tuple(mutation.table_id.bytes, mutation.partition.token, mutation.partition.key);
-    auto [it, inserted] = index.emplace(std::move(key), merged.size());
-    if (inserted) {
-      merged.push_back(std::move(mutation));
-    } else {
-      MergeInto(merged[it->second], std::move(mutation));
-    }
-  }
-  return merged;
 }
 
 int64_t BatchDataSize(const storage::Mutation& mutation) {
@@ -439,7 +349,7 @@ Result ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchE
     for (auto& mutation : mutations) all.push_back(std::move(mutation));
   }
   CheckLoggedGcGrace(children, execution);
-  std::vector<storage::Mutation> merged = MergeByPartition(std::move(all));
+  std::vector<storage::Mutation> merged = storage::MergeByPartition(std::move(all));
   if (merged.empty()) return VoidResult{};
   CheckBatchSize(merged, children, execution);
   CheckUnloggedSpread(merged, children, execution);

@@ -3,7 +3,8 @@
 // BATCH, and BATCH itself (BEGIN [UNLOGGED | COUNTER] BATCH ... APPLY BATCH
 // through QUERY, and the BATCH message).
 //
-// A batch's mutations are merged per partition and applied through the
+// A batch's mutations are merged per partition (storage/mutation_merge.h,
+// the storage's own reconciliation) and applied through the
 // coordinator as one atomic write (Coordinator::Mutate(..., atomic=true)):
 // on one node that makes every batch, logged or not, all-or-nothing. A batch
 // log (replaying a logged batch whose coordinator died half-way through
@@ -116,12 +117,6 @@ struct BatchExecution {
 [[nodiscard]] Result ExecuteModification(const ModificationPlan& plan, const BoundValues& values,
                                          const protocol::QueryParameters& params,
                                          cluster::Coordinator& coordinator);
-
-// The changes of several mutations to one partition as one mutation per
-// partition (table and key), in first-seen order. Writes to the same cell
-// are reconciled as the engine would (counter deltas add up).
-[[nodiscard]] std::vector<storage::Mutation> MergeByPartition(
-    std::vector<storage::Mutation> mutations);
 
 // Refuses writes to tables the engine does not store (virtual and system tables).
 void RequireStoredTable(const schema::TableMetadata& table);

@@ -53,4 +53,10 @@ BoundValues::BoundValues(const std::vector<protocol::ColumnSpec>& specs,
   if (values_->size() != specs.size()) ThrowInvalid("Invalid amount of bind variables");
 }
 
+void BoundValues::ThrowBadIndex(int index) const {
+  throw CqlError(ErrorCode::kServerError, "Bind marker " + std::to_string(index) +
+                                              " is out of range: the request binds " +
+                                              std::to_string(values_->size()) + " values");
+}
+
 }  // namespace sibyl::query

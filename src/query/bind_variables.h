@@ -58,7 +58,13 @@ class BoundValues {
   BoundValues(const BoundValues&) = delete;  // values_ may point into reordered_
   BoundValues& operator=(const BoundValues&) = delete;
 
-  const Value& operator[](int index) const { return (*values_)[static_cast<size_t>(index)]; }
+  // The value of marker `index`. An index the statement does not have is a
+  // bug of the statement layer, never of the request: it throws
+  // CqlError(kServerError) naming the index rather than read past the end.
+  const Value& operator[](int index) const {
+    if (index < 0 || static_cast<size_t>(index) >= values_->size()) ThrowBadIndex(index);
+    return (*values_)[static_cast<size_t>(index)];
+  }
   size_t size() const { return values_->size(); }
 
   // What function calls in terms (now(), toTimestamp(now()), ...) run with.
@@ -73,6 +79,8 @@ class BoundValues {
   BytesView Keep(Bytes computed) const { return computed_.emplace_back(std::move(computed)); }
 
  private:
+  [[noreturn]] void ThrowBadIndex(int index) const;
+
   const std::vector<Value>* values_;
   std::vector<Value> reordered_;  // used only for named values
   FunctionContext* function_context_;

@@ -115,7 +115,9 @@ class CasRequest {
     if (table.id != table_.id) ThrowInvalid("Batch with conditions cannot span multiple tables");
     const char* what =
         statement.kind() == ModificationStatement::Kind::kDelete ? "deletions" : "updates";
-    const std::vector<Bytes> keys = statement.where().PartitionKeys(table, values);
+    // The keys are evaluated once: what is read is what is written.
+    BoundWrite write = statement.Bind(values);
+    const std::vector<Bytes>& keys = write.partition_keys();
     if (statement.where().partition_key_has_in(table)) {
       ThrowInvalid(is_batch_ ? std::string("Batch with conditions cannot span multiple partitions "
                                            "(you cannot use IN on the partition key)")
@@ -134,21 +136,17 @@ class CasRequest {
                                "conditional ") +
                    what);
     }
-    statements_.push_back(entry);
+    // The row the statement's conditions are about (nullopt: the static row).
+    std::optional<storage::Clustering> clustering;
+    if (!statement.static_only()) {
+      clustering =
+          write.clusterings().empty() ? storage::Clustering() : write.clusterings().front();
+    }
+    writes_.push_back(BoundStatement{&statement, std::move(write)});
     updates_regular_rows_ |= statement.updates_regular_rows();
     if (!statement.has_conditions()) return;
 
     updates_static_row_ |= statement.updates_static_row();
-    // The row the statement's conditions are about.
-    std::optional<storage::Clustering> clustering;  // nullopt: the static row
-    if (!statement.static_only()) {
-      if (statement.where().has_clustering()) {
-        std::vector<storage::Clustering> clusterings = statement.where().Clusterings(table, values);
-        clustering = clusterings.empty() ? storage::Clustering() : std::move(clusterings.front());
-      } else {
-        clustering = storage::Clustering();  // a table without clustering columns
-      }
-    }
     if (statement.if_not_exists() || statement.if_exists()) {
       AddExists(clustering, statement.if_not_exists());
       wildcard_ = true;
@@ -182,9 +180,9 @@ class CasRequest {
       if (!Applies(seen, now)) return mutations;
       applied = true;
       const int64_t ballot = clock.NextTimestampMicros();
-      for (const CasStatement& entry : statements_) {
+      for (const BoundStatement& entry : writes_) {
         for (storage::Mutation& m : entry.statement->BuildTransactionMutations(
-                 *entry.values, ballot, now, clock, &coordinator)) {
+                 entry.write, ballot, now, clock, &coordinator)) {
           if (m.empty()) continue;
           StampWithBallot(m, ballot);
           mutations.push_back(std::move(m));
@@ -371,7 +369,12 @@ class CasRequest {
   const TableMetadata& table_;
   const bool is_batch_;
   std::optional<storage::PartitionKey> key_;
-  std::vector<CasStatement> statements_;
+  // The transaction's statements, each bound once.
+  struct BoundStatement {
+    const ModificationStatement* statement;
+    BoundWrite write;
+  };
+  std::vector<BoundStatement> writes_;
   std::optional<RowConditions> static_conditions_;
   std::vector<std::pair<storage::Clustering, RowConditions>> row_conditions_;
   bool updates_regular_rows_ = false;

@@ -541,6 +541,46 @@ TEST_P(CasTest, ConditionalBatch) {
 
 // --- Linearizability ------------------------------------------------------------
 
+// INSERT JSON binds its key columns to the document, not to the request's
+// values: the transaction must read and write the document's partition (it
+// once read the request's values by the document's marker indexes, past
+// their end).
+TEST_P(CasTest, InsertJsonIfNotExists) {
+  EXPECT_EQ(Show(R"(INSERT INTO ks.t JSON '{"k": 1, "c": 2, "v": 3}' IF NOT EXISTS)"),
+            "[applied] | True");
+  EXPECT_EQ(Show(R"(INSERT INTO ks.t JSON '{"k": 1, "c": 2, "v": 4}' IF NOT EXISTS)"),
+            "[applied],k,c,s,v,w | False,1,2,null,3,null");
+  const Bytes document = R"({"k": 1, "c": 3, "w": 5})";
+  EXPECT_EQ(Show("INSERT INTO ks.t JSON ? IF NOT EXISTS", Values({Value::Of(document)})),
+            "[applied] | True");
+  EXPECT_EQ(Select("t", 1), (std::vector<std::string>{"1,2,null,3,null", "1,3,null,null,5"}));
+  try {
+    (void)Cas(R"(INSERT INTO ks.t JSON '{"c": 2}' IF NOT EXISTS)");
+    ADD_FAILURE() << "a document without its key was accepted";
+  } catch (const CqlError& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalid);
+    EXPECT_STREQ(e.what(), "Invalid null value in condition for column k");
+  }
+}
+
+// A term in the key is evaluated once per execution: what the transaction
+// reads is the partition it writes, and each execution of uuid() is a new row.
+TEST_P(CasTest, NonDeterministicKeyIsEvaluatedOnce) {
+  Ddl("CREATE TABLE ks.u (k uuid PRIMARY KEY, v int)");
+  engine_->SyncTables(StoredTableLayouts(*store_.snapshot()));
+  auto statement = Prepare("INSERT INTO ks.u (k, v) VALUES (uuid(), 1) IF NOT EXISTS");
+  for (int i = 0; i < 5; ++i) {
+    protocol::QueryParameters params;
+    BoundValues values(statement->bind_specs(), params);
+    EXPECT_EQ(Render(statement->ExecuteConditional(values, params, clock_, coordinator_)),
+              "[applied] | True");
+  }
+  storage::ReadCommand command;
+  command.table_id = store_.snapshot()->FindTable("ks", "u")->id;
+  command.now_seconds = clock_.NowSeconds();
+  EXPECT_EQ(coordinator_.Read(command).partitions.size(), 5u);
+}
+
 TEST_P(CasTest, ConcurrentCompareAndSetCountsExactly) {
   Write("INSERT INTO kv (k, v) VALUES (0, 0)");
   auto statement = Prepare("UPDATE kv SET v = ? WHERE k = 0 IF v = ?");

@@ -251,23 +251,50 @@ std::shared_ptr<const ModificationStatement> ModificationStatement::Prepare(
   return statement;
 }
 
+BoundWrite ModificationStatement::Bind(const BoundValues& values) const {
+  const TableMetadata& table = *table_;
+  BoundWrite write(values);
+  if (json_) {
+    JsonColumnValues document;
+    if (json_literal_values_) {
+      document = *json_literal_values_;
+    } else {
+      const Value text = json_document_->Bind(values);
+      if (text.is_null() || text.is_unset()) ThrowInvalid("Got null for INSERT JSON values");
+      document = ParseInsertJson(text.bytes, table);
+    }
+    write.json_ = std::make_unique<const BoundWrite::JsonValues>(
+        std::move(document), json_default_unset_, json_column_specs_);
+  }
+  const BoundValues& data = write.data();
+  write.partition_keys_ = where_.PartitionKeys(table, data);
+  if (where_.has_slices()) {
+    write.ranges_ = where_.Slices(table, data);
+  } else if (where_.has_clustering()) {
+    write.clusterings_ = where_.Clusterings(table, data);
+  } else {
+    write.clusterings_.emplace_back();
+  }
+  return write;
+}
+
 std::vector<storage::Mutation> ModificationStatement::BuildMutations(
-    const BoundValues& values, const protocol::QueryParameters& params, Clock& clock,
+    const BoundWrite& write, const protocol::QueryParameters& params, Clock& clock,
     const cluster::Coordinator* reader) const {
   if (has_conditions_) {
     throw CqlError(ErrorCode::kServerError,
                    "A conditional statement must run through ExecuteConditional");
   }
-  return Build(values, params, clock, reader);
+  return Build(write, params, clock, reader);
 }
 
 std::vector<storage::Mutation> ModificationStatement::BuildTransactionMutations(
-    const BoundValues& values, int64_t timestamp, int32_t now_seconds, Clock& clock,
+    const BoundWrite& write, int64_t timestamp, int32_t now_seconds, Clock& clock,
     const cluster::Coordinator* reader) const {
   protocol::QueryParameters params;
   params.default_timestamp = timestamp;
   params.now_in_seconds = now_seconds;
-  return Build(values, params, clock, reader);
+  return Build(write, params, clock, reader);
 }
 
 RowsResult ModificationStatement::ExecuteConditional(const BoundValues& values,
@@ -278,12 +305,13 @@ RowsResult ModificationStatement::ExecuteConditional(const BoundValues& values,
 }
 
 std::vector<storage::Mutation> ModificationStatement::Build(
-    const BoundValues& values, const protocol::QueryParameters& params, Clock& clock,
+    const BoundWrite& write, const protocol::QueryParameters& params, Clock& clock,
     const cluster::Coordinator* reader) const {
   const TableMetadata& table = *table_;
   if (table.is_virtual) {
     ThrowInvalid("Modification is not supported by table " + table.QualifiedName());
   }
+  const BoundValues& values = write.request();
   WriteContext context;
   context.clock = &clock;
   context.now_seconds = params.now_in_seconds.value_or(clock.NowSeconds());
@@ -293,37 +321,9 @@ std::vector<storage::Mutation> ModificationStatement::Build(
   if (kind_ != Kind::kDelete) {
     context.ttl = attributes_.TimeToLive(values, table, context.now_seconds);
   }
-
-  // INSERT JSON: the document's value of every column, bound to the columns' own markers.
-  JsonColumnValues json_values;
-  protocol::QueryParameters json_params;
-  std::optional<BoundValues> json_bound;
-  if (json_) {
-    if (json_literal_values_) {
-      json_values = *json_literal_values_;
-    } else {
-      const Value document = json_document_->Bind(values);
-      if (document.is_null() || document.is_unset()) {
-        ThrowInvalid("Got null for INSERT JSON values");
-      }
-      json_values = ParseInsertJson(document.bytes, table);
-    }
-    json_params.values.reserve(table.columns.size());
-    for (size_t i = 0; i < table.columns.size(); ++i) {
-      if (!json_values.present[i]) {
-        json_params.values.push_back(json_default_unset_ ? Value::Unset() : Value::Null());
-      } else if (json_values.values[i]) {
-        json_params.values.push_back(Value::Of(*json_values.values[i]));
-      } else {
-        json_params.values.push_back(Value::Null());
-      }
-    }
-    json_bound.emplace(json_column_specs_, json_params);
-  }
   // The values of the key columns and the column operations.
-  const BoundValues& data = json_ ? *json_bound : values;
+  const BoundValues& data = write.data();
 
-  const std::vector<Bytes> keys = where_.PartitionKeys(table, data);
   std::vector<storage::Mutation> mutations;
   auto new_mutation = [&](const Bytes& key) {
     storage::Mutation mutation;
@@ -333,14 +333,15 @@ std::vector<storage::Mutation> ModificationStatement::Build(
   };
 
   if (where_.has_slices()) {
-    if (!regular_operations_.empty() || !static_operations_.empty()) {
-      ThrowInvalid("Range deletions are not supported for specific columns");
-    }
-    const std::vector<DeletedRange> ranges = where_.Slices(table, data);
-    if (ranges.empty()) return mutations;
-    for (const Bytes& key : keys) {
+    // As DeleteStatement.addUpdateForKey: an empty range (or IN) deletes
+    // nothing, and is no error even when columns are named.
+    if (write.ranges().empty()) return mutations;
+    for (const Bytes& key : write.partition_keys()) {
+      if (!regular_operations_.empty() || !static_operations_.empty()) {
+        ThrowInvalid("Range deletions are not supported for specific columns");
+      }
       storage::Mutation mutation = new_mutation(key);
-      for (const DeletedRange& range : ranges) {
+      for (const DeletedRange& range : write.ranges()) {
         mutation.range_tombstones.push_back(storage::RangeTombstone{
             range.start, range.end, storage::DeletionTime{context.timestamp, context.now_seconds}});
       }
@@ -349,18 +350,11 @@ std::vector<storage::Mutation> ModificationStatement::Build(
     return mutations;
   }
 
-  std::vector<storage::Clustering> clusterings;
-  if (where_.has_clustering()) {
-    clusterings = where_.Clusterings(table, data);
-    if (clusterings.empty()) return mutations;  // an empty IN writes nothing
-  } else {
-    clusterings.emplace_back();
-  }
   // Cassandra's updatesRegularRows(): the full clustering is known, or the table has none.
   const bool updates_regular_row = table.clustering_size() == 0 || where_.has_clustering();
-  for (const Bytes& key : keys) {
+  for (const Bytes& key : write.partition_keys()) {
     storage::Mutation mutation = new_mutation(key);
-    for (const storage::Clustering& clustering : clusterings) {
+    for (const storage::Clustering& clustering : write.clusterings()) {
       AddRowWrites(mutation, clustering, updates_regular_row, data, context, reader);
     }
     if (!mutation.empty()) mutations.push_back(std::move(mutation));

@@ -6,7 +6,8 @@
 // Lifecycle: cql::ModificationStatement (raw AST) → Prepare (resolves the
 // table and columns, prepares USING, the WHERE clause and each column
 // operation, checking what Cassandra 4.1 checks at prepare time) →
-// BuildMutations once per request.
+// Bind once per request (bound_write.h: the keys and clusterings written) →
+// BuildMutations.
 //
 // Conditional statements (IF ..., IF EXISTS, IF NOT EXISTS: lightweight
 // transactions) run through ExecuteConditional (cas_request.h), never
@@ -15,7 +16,9 @@
 // INSERT JSON: every column of the table takes its value from the document
 // (insert_json.h). Internally each column is bound to a marker of its own
 // (index = column index) whose values come from the parsed document, so the
-// key and column logic is the same as for INSERT ... VALUES.
+// key and column logic is the same as for INSERT ... VALUES. The WHERE
+// clause and the column operations of such a statement read those values,
+// never the request's: BoundWrite::data() is the one to give them.
 
 #include <memory>
 #include <optional>
@@ -28,6 +31,7 @@
 #include "protocol/request.h"
 #include "protocol/response.h"
 #include "query/bind_variables.h"
+#include "query/bound_write.h"
 #include "query/column_condition.h"
 #include "query/insert_json.h"
 #include "query/modification_where.h"
@@ -80,16 +84,31 @@ class ModificationStatement {
   // Some operation reads the current row first (list set-by-index / remove / delete-by-index).
   bool requires_read() const { return requires_read_; }
 
-  // The mutations of one request, one per partition written (none when an
+  // Binds one execution: evaluates the key terms (and, for INSERT JSON,
+  // parses the document) once, for BuildMutations or a lightweight
+  // transaction to use. `values` must outlive the result.
+  // Throws CqlError(kInvalid) with Cassandra's messages for bad values:
+  // "Invalid null value in condition for column k", "Key may not be empty",
+  // "Got null for INSERT JSON values", the document's errors (insert_json.h).
+  [[nodiscard]] BoundWrite Bind(const BoundValues& values) const;
+
+  // The mutations of one execution, one per partition written (none when an
   // IN is empty). The timestamp is USING TIMESTAMP's, else the request's
   // default timestamp, else clock.NextTimestampMicros(); `now` is the
   // request's now_in_seconds, else clock.NowSeconds(). `reader` serves the
   // reads requires_read() needs (may be null otherwise).
-  // REQUIRES: !has_conditions(); `values` built from `params` and bind_specs().
+  // REQUIRES: !has_conditions(); `write` bound by this statement from values
+  // built from `params` and bind_specs().
   // Throws CqlError(kInvalid) with Cassandra's messages for bad values.
   [[nodiscard]] std::vector<storage::Mutation> BuildMutations(
-      const BoundValues& values, const protocol::QueryParameters& params, Clock& clock,
+      const BoundWrite& write, const protocol::QueryParameters& params, Clock& clock,
       const cluster::Coordinator* reader) const;
+  // Bind and BuildMutations in one.
+  [[nodiscard]] std::vector<storage::Mutation> BuildMutations(
+      const BoundValues& values, const protocol::QueryParameters& params, Clock& clock,
+      const cluster::Coordinator* reader) const {
+    return BuildMutations(Bind(values), params, clock, reader);
+  }
 
   // Runs a conditional statement as a lightweight transaction on its one
   // partition (cas_request.h): reads the partition under its LWT lock,
@@ -110,12 +129,12 @@ class ModificationStatement {
   // as the default write timestamp and `now_seconds` as now. For the LWT
   // path (cas_request.cc), which calls it under the partition's LWT lock.
   [[nodiscard]] std::vector<storage::Mutation> BuildTransactionMutations(
-      const BoundValues& values, int64_t timestamp, int32_t now_seconds, Clock& clock,
+      const BoundWrite& write, int64_t timestamp, int32_t now_seconds, Clock& clock,
       const cluster::Coordinator* reader) const;
 
  private:
   // BuildMutations without the check that the statement is unconditional.
-  std::vector<storage::Mutation> Build(const BoundValues& values,
+  std::vector<storage::Mutation> Build(const BoundWrite& write,
                                        const protocol::QueryParameters& params, Clock& clock,
                                        const cluster::Coordinator* reader) const;
   // INSERT JSON: the document term, checked now when written in the query.

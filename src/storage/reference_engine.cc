@@ -435,7 +435,9 @@ ReadResult ReferenceEngine::Read(const ReadCommand& command) const {
   std::optional<PartitionId> resume_id;
   if (resume) resume_id.emplace(resume->partition.token, resume->partition.key);
 
-  for (const auto& [id, state] : candidates) {
+  for (const auto& candidate : candidates) {
+    const auto& id = candidate.first;
+    const auto& state = candidate.second;  // not a structured binding: lambdas below capture it
     bool resuming_inside = false;
     if (resume_id) {
       if (before(*id, *resume_id)) continue;
