@@ -56,7 +56,8 @@ void Serve(ConnectionCodec& codec, const Envelope& env, uint8_t knobs) {
   const int version = codec.version();
   FUZZ_CHECK(version >= protocol::kMinVersion && version <= protocol::kMaxVersion);
   try {
-    protocol::Request request = protocol::DecodeRequest(env.header.opcode, env.body, version);
+    protocol::Request request =
+        protocol::DecodeRequest(env.header.opcode, env.header.flags, env.body, version);
     if (std::holds_alternative<protocol::StartupMessage>(request)) {
       const Compression c = (knobs & 0x30) == 0x10   ? Compression::kLz4
                             : (knobs & 0x30) == 0x20 ? Compression::kSnappy
@@ -155,7 +156,9 @@ void FuzzRequestBody(BytesView input, uint8_t knobs) {
   const uint8_t opcode = (knobs & 0x40) ? 0x0F : kRequestOpcodes[knobs & 7];
   const int version = 3 + (knobs >> 3) % 3;
   try {
-    protocol::Request request = protocol::DecodeRequest(opcode, input, version);
+    // knobs bit 7: the body starts with a custom payload map.
+    const uint8_t flags = (knobs & 0x80) ? protocol::kFlagCustomPayload : 0;
+    protocol::Request request = protocol::DecodeRequest(opcode, flags, input, version);
     // Every view must lie inside the body.
     auto inside = [&](BytesView v) {
       FUZZ_CHECK(v.empty() ||

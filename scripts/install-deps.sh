@@ -15,6 +15,8 @@ packages=(
   # libraries
   libboost-dev librocksdb-dev liblz4-dev libsnappy-dev zlib1g-dev libssl-dev
   libyaml-cpp-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
+  # symbolized backtraces in the log when a node dies (src/server/crash_handler.h)
+  libbackward-cpp-dev libdw-dev
   # integration tests: the DataStax Python driver with its compressors
   python3 python3-cassandra python3-pytest python3-lz4 python3-snappy
 )

@@ -70,7 +70,8 @@ class ScriptedServer {
         auto p = std::make_unique<Pending>();
         p->stream = envelope.header.stream;
         p->body = Bytes(envelope.body);
-        p->request = protocol::DecodeRequest(envelope.header.opcode, p->body, codec.version());
+        p->request = protocol::DecodeRequest(envelope.header.opcode, envelope.header.flags, p->body,
+                                             codec.version());
         ++requests_;
         if (std::holds_alternative<protocol::StartupMessage>(p->request)) {
           Answer(codec, *p);

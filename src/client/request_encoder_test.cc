@@ -24,7 +24,7 @@ Decoded DecodeEnvelope(const Bytes& wire) {
   EXPECT_FALSE(header.is_response);
   EXPECT_EQ(wire.size(), kHeaderSize + header.length);
   BytesView body = BytesView(wire).substr(kHeaderSize);
-  return {header, DecodeRequest(header.opcode, body, header.version)};
+  return {header, DecodeRequest(header.opcode, header.flags, body, header.version)};
 }
 
 class RequestEncoderTest : public ::testing::TestWithParam<int> {

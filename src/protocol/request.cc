@@ -37,6 +37,8 @@ const char* ConsistencyName(uint16_t consistency) {
       return "LOCAL_SERIAL";
     case Consistency::kLocalOne:
       return "LOCAL_ONE";
+    case Consistency::kNodeLocal:
+      return "NODE_LOCAL";
   }
   return "UNKNOWN";
 }
@@ -177,7 +179,7 @@ RegisterMessage DecodeRegister(WireReader& reader) {
   for (uint16_t i = 0; i < n; ++i) {
     std::string_view type = reader.ReadString();
     if (!EqualsUpper(type, "TOPOLOGY_CHANGE") && !EqualsUpper(type, "STATUS_CHANGE") &&
-        !EqualsUpper(type, "SCHEMA_CHANGE")) {
+        !EqualsUpper(type, "SCHEMA_CHANGE") && !EqualsUpper(type, "TRACE_COMPLETE")) {
       ThrowProtocol("Invalid value '" + std::string(type) + "' for Type");
     }
     m.event_types.push_back(type);
@@ -187,8 +189,19 @@ RegisterMessage DecodeRegister(WireReader& reader) {
 
 }  // namespace
 
-Request DecodeRequest(uint8_t opcode, BytesView body, int version) {
+Request DecodeRequest(uint8_t opcode, uint8_t flags, BytesView body, int version) {
   WireReader reader(body);
+  if (flags & kFlagCustomPayload) {
+    // [bytes map]: the pairs are read (and checked) and dropped.
+    const uint16_t n = reader.ReadShort("the number of custom payload entries");
+    for (uint16_t i = 0; i < n; ++i) {
+      (void)reader.ReadString();
+      (void)reader.ReadBytes("a custom payload value");
+    }
+    if (version < 4) {
+      ThrowProtocol("Received frame with CUSTOM_PAYLOAD flag for native protocol version < 4");
+    }
+  }
   switch (static_cast<Opcode>(opcode)) {
     case Opcode::kStartup:
       return DecodeStartup(reader);
@@ -209,11 +222,9 @@ Request DecodeRequest(uint8_t opcode, BytesView body, int version) {
     default:
       break;
   }
-  if (opcode == 0x04) {  // CREDENTIALS, protocol v1 only
-    ThrowProtocol(
-        "Legacy credentials authentication is not supported in protocol versions > 1. Please use "
-        "SASL authentication via a SaslResponse message");
-  }
+  // CREDENTIALS (protocol v1's login) is a request type 4.1 still knows,
+  // with a codec that refuses it.
+  if (opcode == 0x04) ThrowProtocol("Unsupported message");
   ThrowProtocol("Opcode " + std::to_string(opcode) + " is not a request");
 }
 

@@ -29,6 +29,7 @@ enum class Consistency : uint16_t {
   kSerial = 0x0008,
   kLocalSerial = 0x0009,
   kLocalOne = 0x000A,
+  kNodeLocal = 0x000B,  // Cassandra's internal level; accepted on the wire as 4.1 accepts it
 };
 const char* ConsistencyName(uint16_t consistency);  // "ONE", "LOCAL_QUORUM", ...; "UNKNOWN"
 
@@ -103,20 +104,27 @@ struct AuthResponseMessage {
 using Request = std::variant<StartupMessage, OptionsMessage, QueryMessage, PrepareMessage,
                              ExecuteMessage, BatchMessage, RegisterMessage, AuthResponseMessage>;
 
-// Decodes the body of a request with the given opcode. Throws
-// CqlError(kProtocolError) with a message naming the problem (Cassandra's
-// where it has one) when the opcode is not a request (0x04 CREDENTIALS gets
-// Cassandra's "Legacy credentials ..." message), the body is truncated, a
-// length is negative or runs past the end, a consistency, BATCH type or event
-// type is unknown. Bytes left over after the message are ignored, as Cassandra
-// ignores them. Never allocates in proportion to a declared length or count
-// that the body does not actually contain.
+// Decodes the body of a request with the given opcode and header flags.
+// Throws CqlError(kProtocolError) with a message naming the problem
+// (Cassandra's where it has one) when the opcode is not a request (0x04
+// CREDENTIALS gets Cassandra 4.1's "Unsupported message"), the body is
+// truncated, a length is negative or runs past the end, a [string] is not
+// UTF-8, a consistency, BATCH type or event type is unknown. Bytes left over
+// after the message are ignored, as Cassandra ignores them. Never allocates
+// in proportion to a declared length or count that the body does not
+// actually contain.
+//
+// Header flags, as Cassandra 4.1's Message.Decoder reads them: with
+// kFlagCustomPayload the body starts with a [bytes map] (read and dropped:
+// Cassandra's query handler ignores it too), refused below v4 with
+// "Received frame with CUSTOM_PAYLOAD flag for native protocol version < 4"
+// once read; tracing and warning flags add nothing to a request's body.
 //
 // Notes from Cassandra's codecs: values before v4 treat every negative length
 // as null; BATCH children never carry names (BatchChild::names stays empty)
 // and the BATCH trailer is read like QUERY parameters; keyspace (0x80) is read
 // whenever its flag is set, in v4 too; STARTUP keys arrive as sent (Cassandra
 // upper-cases them before use).
-Request DecodeRequest(uint8_t opcode, BytesView body, int version);
+Request DecodeRequest(uint8_t opcode, uint8_t flags, BytesView body, int version);
 
 }  // namespace sibyl::protocol

@@ -8,16 +8,18 @@
 namespace sibyl::protocol {
 namespace {
 
+using namespace std::string_view_literals;
+
 template <typename T>
 T Decode(Opcode opcode, BytesView body, int version) {
-  Request r = DecodeRequest(static_cast<uint8_t>(opcode), body, version);
+  Request r = DecodeRequest(static_cast<uint8_t>(opcode), 0, body, version);
   EXPECT_TRUE(std::holds_alternative<T>(r));
   return std::get<T>(std::move(r));
 }
 
 std::string ProtocolErrorOf(uint8_t opcode, BytesView body, int version) {
   try {
-    DecodeRequest(opcode, body, version);
+    DecodeRequest(opcode, 0, body, version);
   } catch (const CqlError& e) {
     EXPECT_EQ(e.code(), ErrorCode::kProtocolError);
     return e.what();
@@ -154,10 +156,113 @@ TEST(RequestTest, TruncationAndBadFieldsUseCassandrasMessages) {
   EXPECT_EQ(ProtocolErrorOf(0x07, min_timestamp, 4),
             "Out of bound timestamp, must be in [-9223372036854775807, 9223372036854775807] "
             "(got -9223372036854775808)");
-  EXPECT_EQ(ProtocolErrorOf(0x04, "", 4),
-            "Legacy credentials authentication is not supported in protocol versions > 1. Please "
-            "use SASL authentication via a SaslResponse message");
+  // CREDENTIALS: a request type 4.1 knows only to refuse (UnsupportedMessageCodec).
+  EXPECT_EQ(ProtocolErrorOf(0x04, "", 4), "Unsupported message");
   EXPECT_EQ(ProtocolErrorOf(0x08, "", 4), "Opcode 8 is not a request");
+  // A negative [long string] length fails CBUtil's bounds check.
+  EXPECT_EQ(ProtocolErrorOf(0x07, "\xff\xff\xff\xfeq", 4),
+            "Not enough bytes to read an UTF8 serialized string preceded by its 4 bytes length");
+  // NODE_LOCAL (11) is the last consistency code 4.1 knows.
+  Bytes node_local;
+  AppendLongString(node_local, "q");
+  AppendBE16(node_local, 11);
+  AppendU8(node_local, 0);
+  EXPECT_EQ(Decode<QueryMessage>(Opcode::kQuery, node_local, 4).params.consistency, 11);
+  EXPECT_STREQ(ConsistencyName(11), "NODE_LOCAL");
+}
+
+// Strings that are not UTF-8 are refused as CBUtil.readString refuses them:
+// the bytes from the first malformed sequence, and the length Java's decoder reports.
+TEST(RequestTest, StringsMustBeUtf8) {
+  auto query_error = [](std::string_view text) {
+    Bytes body;
+    AppendBE32(body, static_cast<uint32_t>(text.size()));
+    body.append(text);
+    AppendBE16(body, 1);
+    AppendU8(body, 0);
+    return ProtocolErrorOf(0x07, body, 4);
+  };
+  const std::string prefix = "Cannot decode string as UTF8: '";
+  const std::string exception = "'; java.nio.charset.MalformedInputException: Input length = ";
+  EXPECT_EQ(query_error("ab\xc3\x28"
+                        "cd"),
+            prefix + "c3286364" + exception + "1");
+  EXPECT_EQ(query_error("\xff"), prefix + "ff" + exception + "1");
+  EXPECT_EQ(query_error("a\xe2\x82"), prefix + "e282" + exception + "2");  // cut short
+  EXPECT_EQ(query_error("\xe2\x82x"), prefix + "e28278" + exception + "2");
+  EXPECT_EQ(query_error("\xed\xa0\x80"), prefix + "eda080" + exception + "3");  // a surrogate
+  EXPECT_EQ(query_error("\xc0\x80"), prefix + "c080" + exception + "1");        // overlong
+  EXPECT_EQ(query_error("\xf0\x9f\x98x"), prefix + "f09f9878" + exception + "3");
+  // Every [string] is checked: a STARTUP option here.
+  Bytes startup;
+  AppendBE16(startup, 1);
+  AppendBE16(startup, 1);
+  startup.push_back('\xfe');
+  AppendString(startup, "v");
+  EXPECT_EQ(ProtocolErrorOf(0x01, startup, 4), prefix + "fe" + exception + "1");
+  EXPECT_EQ(
+      Decode<QueryMessage>(Opcode::kQuery, "\x00\x00\x00\x06\xce\x8e\xce\x94ok\x00\x01\x00"sv, 4)
+          .query,
+      "\xce\x8e\xce\x94ok");
+}
+
+// Frame flag 0x04: the body starts with a [bytes map] that is read and
+// dropped; below v4 the flag is refused once the map has been read.
+TEST(RequestTest, CustomPayloadComesFirst) {
+  Bytes payload;
+  AppendBE16(payload, 2);
+  AppendString(payload, "k");
+  AppendBytes(payload, "v");
+  AppendString(payload, "null");
+  AppendNullBytes(payload);
+  Bytes query = payload;
+  AppendLongString(query, "SELECT 1");
+  AppendBE16(query, 1);
+  AppendU8(query, 0);
+  for (int version : {4, 5}) {
+    Bytes body = query;
+    if (version == 5) body.insert(body.size() - 1, 3, '\0');  // v5 flags are an int
+    Request r = DecodeRequest(0x07, kFlagCustomPayload, body, version);
+    ASSERT_TRUE(std::holds_alternative<QueryMessage>(r));
+    EXPECT_EQ(std::get<QueryMessage>(r).query, "SELECT 1");
+  }
+  Bytes prepare = payload;
+  AppendLongString(prepare, "SELECT 2");
+  Request r = DecodeRequest(0x09, kFlagCustomPayload, prepare, 4);
+  EXPECT_EQ(std::get<PrepareMessage>(r).query, "SELECT 2");
+  try {
+    DecodeRequest(0x07, kFlagCustomPayload, query, 3);
+    ADD_FAILURE() << "v3 accepted a custom payload";
+  } catch (const CqlError& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kProtocolError);
+    EXPECT_STREQ(e.what(),
+                 "Received frame with CUSTOM_PAYLOAD flag for native protocol version < 4");
+  }
+  // A truncated map is the map's own error.
+  try {
+    DecodeRequest(0x07, kFlagCustomPayload, "\x00\x01\x00\x05k"sv, 4);
+    ADD_FAILURE() << "truncated map accepted";
+  } catch (const CqlError& e) {
+    EXPECT_STREQ(
+        e.what(),
+        "Not enough bytes to read an UTF8 serialized string preceded by its 2 bytes length");
+  }
+  // Tracing and warning flags add nothing to a request's body.
+  Request traced =
+      DecodeRequest(0x07, kFlagTracing | kFlagWarning, Bytes(query).substr(payload.size()), 4);
+  EXPECT_EQ(std::get<QueryMessage>(traced).query, "SELECT 1");
+}
+
+TEST(RequestTest, RegisterTakesEveryEventTypeInAnyCase) {
+  Bytes body;
+  AppendBE16(body, 2);
+  AppendString(body, "schema_change");
+  AppendString(body, "TRACE_COMPLETE");
+  EXPECT_EQ(Decode<RegisterMessage>(Opcode::kRegister, body, 4).event_types.size(), 2u);
+  Bytes bad;
+  AppendBE16(bad, 1);
+  AppendString(bad, "NOPE");
+  EXPECT_EQ(ProtocolErrorOf(0x0B, bad, 4), "Invalid value 'NOPE' for Type");
 }
 
 TEST(RequestTest, HugeCountsDoNotAllocate) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "protocol/wire_reader.h"
+#include "types/utf8.h"
 
 namespace sibyl::protocol {
 namespace {
@@ -14,6 +15,28 @@ TEST(ResponseTest, PlainError) {
   EXPECT_EQ(r.ReadInt("code"), 0x2000);
   EXPECT_EQ(r.ReadString(), "line 1:0 no viable alternative");
   EXPECT_EQ(r.remaining(), 0u);
+}
+
+// Whatever an error message quotes, it goes out as valid UTF-8 of at most
+// 65535 bytes with the right [string] length: a driver drops a connection
+// that sends it anything else.
+TEST(ResponseTest, ErrorMessagesAreAlwaysValidStrings) {
+  Bytes out;
+  EncodeError(out, ErrorCode::kInvalid, "bad \xce");
+  EXPECT_EQ(out.substr(4), Bytes("\x00\x07"
+                                 "bad \xef\xbf\xbd",
+                                 9));
+  out.clear();
+  const std::string huge = "x" + std::string(70000, '\xce');
+  EncodeError(out, ErrorCode::kInvalid, huge);
+  const uint16_t length = LoadBE16(out.data() + 4);
+  EXPECT_EQ(out.size(), 6u + length);
+  EXPECT_LE(length, 0xFFFF);
+  EXPECT_TRUE(types::IsValidUtf8(out.substr(6)));
+  out.clear();
+  EncodeError(out, ErrorCode::kInvalid, std::string(70000, 'y'));
+  EXPECT_EQ(LoadBE16(out.data() + 4), 0xFFFF);
+  EXPECT_EQ(out.size(), 6u + 0xFFFF);
 }
 
 TEST(ResponseTest, ErrorDetails) {

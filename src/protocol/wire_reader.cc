@@ -2,6 +2,9 @@
 
 #include <string>
 
+#include "common/hex.h"
+#include "types/utf8.h"
+
 namespace sibyl::protocol {
 
 void WireReader::Truncated(std::string_view what) const {
@@ -30,17 +33,32 @@ int64_t WireReader::ReadLong(std::string_view what) {
 }
 
 // The messages are Cassandra's (CBUtil).
+namespace {
+
+// CBUtil.readString's check: Java's strict decoder, and its message, which
+// quotes the bytes from the first malformed sequence to the end.
+std::string_view RequireUtf8(std::string_view text) {
+  if (const auto malformed = types::FindMalformedUtf8(text)) {
+    ThrowProtocol("Cannot decode string as UTF8: '" + ToHex(text.substr(malformed->offset)) +
+                  "'; java.nio.charset.MalformedInputException: Input length = " +
+                  std::to_string(malformed->length));
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string_view WireReader::ReadString() {
   constexpr std::string_view kWhat = "an UTF8 serialized string preceded by its 2 bytes length";
   const uint16_t n = ReadShort(kWhat);
-  return Take(n, kWhat);
+  return RequireUtf8(Take(n, kWhat));
 }
 
 std::string_view WireReader::ReadLongString() {
   constexpr std::string_view kWhat = "an UTF8 serialized string preceded by its 4 bytes length";
   const int32_t n = ReadInt(kWhat);
-  if (n < 0) ThrowProtocol("Invalid long string length " + std::to_string(n));
-  return Take(static_cast<size_t>(n), kWhat);
+  if (n < 0) Truncated(kWhat);  // as CBUtil: the bounds check fails
+  return RequireUtf8(Take(static_cast<size_t>(n), kWhat));
 }
 
 BytesView WireReader::ReadShortBytes() {
@@ -66,7 +84,7 @@ Value WireReader::ReadValue(int version) {
 
 uint16_t WireReader::ReadConsistency() {
   const uint16_t code = ReadShort("a consistency level");
-  if (code > 0x000A) {
+  if (code > 0x000B) {  // NODE_LOCAL (11) is the last code Cassandra 4.1 knows
     ThrowProtocol("Unknown code " + std::to_string(code) + " for a consistency level");
   }
   return code;

@@ -20,14 +20,16 @@ class WireReader {
   uint16_t ReadShort(std::string_view what);
   int32_t ReadInt(std::string_view what);
   int64_t ReadLong(std::string_view what);
-  std::string_view ReadString();                              // [string]
-  std::string_view ReadLongString();                          // [long string]
+  // [string] and [long string]: valid UTF-8 or a ProtocolError quoting the
+  // bad bytes as Cassandra's CBUtil does.
+  std::string_view ReadString();
+  std::string_view ReadLongString();
   BytesView ReadShortBytes();                                 // [short bytes]
   std::optional<BytesView> ReadBytes(std::string_view what);  // [bytes]; negative length: null
   // [value]: v4+ -1 = null, -2 = unset, below -2 invalid; before v4 any
   // negative length is null (Cassandra's CBUtil.readBoundValue).
   Value ReadValue(int version);
-  // A [consistency] that Cassandra knows (ANY..LOCAL_ONE).
+  // A [consistency] that Cassandra 4.1 knows (ANY..NODE_LOCAL).
   uint16_t ReadConsistency();
 
   size_t remaining() const { return body_.size() - pos_; }

@@ -54,6 +54,12 @@ class JsonParser {
   void Expect(char c) {
     if (!Consume(c)) Fail(std::string("expected '") + c + "'");
   }
+  // The whole (UTF-8) character at `at`, so a message never quotes half of one.
+  std::string_view CharacterAt(size_t at) const {
+    const auto lead = static_cast<unsigned char>(in_[at]);
+    const size_t length = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+    return in_.substr(at, length);
+  }
   bool ConsumeWord(std::string_view word) {
     if (in_.substr(pos_, word.size()) != word) return false;
     pos_ += word.size();
@@ -123,7 +129,7 @@ class JsonParser {
       }
       value.text = std::string(in_.substr(start, pos_ - start));
     } else {
-      Fail(std::string("unexpected character '") + c + "'");
+      Fail("unexpected character '" + std::string(CharacterAt(pos_)) + "'");
     }
     return value;
   }

@@ -15,6 +15,14 @@
 namespace sibyl::query {
 namespace {
 
+// QueryMessage / ExecuteMessage.execute: a page size of 0 is refused, not
+// taken for "no paging" (BATCH does not check it).
+void CheckPageSize(const protocol::QueryParameters& params) {
+  if ((params.flags & protocol::kQueryFlagPageSize) && params.page_size == 0) {
+    ThrowProtocol("The page size cannot be 0");
+  }
+}
+
 std::optional<std::string_view> EffectiveKeyspace(std::optional<std::string_view> explicit_keyspace,
                                                   const ClientState& client) {
   if (explicit_keyspace) return explicit_keyspace;
@@ -91,6 +99,7 @@ const RowSource& QueryProcessor::SourceFor(const schema::TableMetadata& table) c
 
 Result QueryProcessor::Process(std::string_view query, const protocol::QueryParameters& params,
                                ClientState& client) {
+  CheckPageSize(params);
   const schema::SchemaPtr schema = schemas_.snapshot();
   const cql::ParsedStatement parsed = cql::ParseStatement(query);
   const PreparedStatementPtr statement =
@@ -134,6 +143,7 @@ Result QueryProcessor::Execute(BytesView id, const protocol::QueryParameters& pa
                                ClientState& client, std::optional<BytesView> result_metadata_id) {
   const schema::SchemaPtr schema = schemas_.snapshot();
   const PreparedStatementPtr statement = FindPrepared(id, *schema);
+  CheckPageSize(params);
   Result result = Run(*statement, params, client, *schema);
   if (auto* rows = std::get_if<RowsResult>(&result)) {
     if (!rows->always_send_metadata && result_metadata_id &&

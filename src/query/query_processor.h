@@ -101,6 +101,12 @@ class QueryProcessor {
   [[nodiscard]] Result Batch(const protocol::BatchMessage& message, ClientState& client);
 
   size_t prepared_count() const { return cache_.size(); }
+  // The text of the statement prepared under `id`, if it is cached (for logs).
+  [[nodiscard]] std::optional<std::string> PreparedQueryText(BytesView id) {
+    PreparedStatementPtr statement = cache_.Find(id);
+    if (!statement) return std::nullopt;
+    return statement->query;
+  }
 
  private:
   Result Run(const PreparedStatement& statement, const protocol::QueryParameters& params,

@@ -8,6 +8,7 @@
 #include <condition_variable>
 
 #include "server/connection.h"
+#include "server/crash_handler.h"
 #include "server/server_context.h"
 
 namespace sibyl::server {
@@ -57,7 +58,10 @@ void CqlServer::Start() {
   Accept();
   for (auto& reactor : reactors_) {
     guards_.push_back(asio::make_work_guard(*reactor));
-    threads_.emplace_back([ctx = reactor.get()] { ctx->run(); });
+    threads_.emplace_back([ctx = reactor.get()] {
+      UseAlternateSignalStack();
+      ctx->run();
+    });
   }
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "server/command_line.h"
+#include "server/crash_handler.h"
 #include "server/node.h"
 #include "server/version.h"
 #include "tools/stress_command.h"
@@ -40,6 +41,7 @@ int Start(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  sibyl::server::InstallCrashHandlers();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     std::cerr << sibyl::server::MainUsage();

@@ -7,6 +7,7 @@
 #include <charconv>
 
 #include "common/error.h"
+#include "common/hex.h"
 #include "protocol/response.h"
 #include "protocol/wire_format.h"
 #include "schema/local_node_info.h"
@@ -39,8 +40,14 @@ const char* MessageTypeName(uint8_t opcode) {
     case Opcode::kAuthResponse:
       return "AUTH_RESPONSE";
     default:
-      return "UNKNOWN";
+      return opcode == 0x04 ? "CREDENTIALS" : "UNKNOWN";
   }
+}
+
+// The requests Cassandra traces when asked (Message.Request.isTraceable).
+bool IsTraceable(Opcode opcode) {
+  return opcode == Opcode::kQuery || opcode == Opcode::kPrepare || opcode == Opcode::kExecute ||
+         opcode == Opcode::kBatch;
 }
 
 std::string Upper(std::string_view s) {
@@ -102,9 +109,15 @@ DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
     if (phase_ == Phase::kReady && opcode == Opcode::kStartup) {
       ThrowProtocol("Unexpected message STARTUP, the connection is already initialized");
     }
+    // Cassandra never reads the body (nor its custom payload) of an OPTIONS
+    // that comes before STARTUP.
+    uint8_t flags = header.flags;
+    if (phase_ == Phase::kUninitialized && opcode == Opcode::kOptions) {
+      flags &= static_cast<uint8_t>(~protocol::kFlagCustomPayload);
+    }
     protocol::Request request;
     try {
-      request = protocol::DecodeRequest(header.opcode, envelope.body, codec.version());
+      request = protocol::DecodeRequest(header.opcode, flags, envelope.body, codec.version());
     } catch (const CqlError& error) {
       WriteError(codec, stream, error);
       // Cassandra closes a v5 connection after consecutive undecodable messages.
@@ -113,6 +126,13 @@ DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
     }
     client_state_.protocol_version = codec.version();
     client_state_.warnings.clear();
+    if ((header.flags & protocol::kFlagTracing) && IsTraceable(opcode)) {
+      // Cassandra would open a trace session and answer with its id; Sibyl
+      // does not trace yet, and says so rather than leave the client waiting
+      // for a trace that never comes (protocol v4+: warnings).
+      client_state_.warnings.push_back(
+          "Tracing is not supported by Sibyl yet: this request was executed without a trace");
+    }
     std::visit(
         [&](const auto& message) {
           using T = std::decay_t<decltype(message)>;
@@ -128,7 +148,7 @@ DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
           } else if constexpr (std::is_same_v<T, protocol::PrepareMessage>) {
             auto prepared =
                 context_.processor.Prepare(message.query, client_state_, message.keyspace);
-            Bytes& body = codec.BeginResponse(stream, Opcode::kResult);
+            Bytes& body = BeginResultWithWarnings(codec, stream);
             protocol::EncodePreparedResult(body, prepared, codec.version());
             codec.EndResponse();
           } else if constexpr (std::is_same_v<T, protocol::ExecuteMessage>) {
@@ -138,18 +158,76 @@ DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
             auto result = context_.processor.Batch(message, client_state_);
             WriteResult(result, codec, stream, false);
           } else if constexpr (std::is_same_v<T, protocol::AuthResponseMessage>) {
-            // No authenticator is configured, so there is no SASL exchange to continue.
-            ThrowProtocol("Unexpected message AUTH_RESPONSE, no authentication is in progress");
+            // Without an authenticator every SASL exchange succeeds at once, as
+            // Cassandra's AllowAllAuthenticator answers it: AUTH_SUCCESS, no token.
+            Bytes& body = codec.BeginResponse(stream, Opcode::kAuthSuccess);
+            protocol::AppendNullBytes(body);
+            codec.EndResponse();
           }
         },
         request);
   } catch (const CqlError& error) {
     WriteError(codec, stream, error);
   } catch (const std::exception& e) {
-    spdlog::error("Unexpected exception while processing a request: {}", e.what());
-    WriteError(codec, stream, CqlError(ErrorCode::kServerError, e.what()));
+    ReportUnexpected(envelope, codec, e.what());
+  } catch (...) {
+    ReportUnexpected(envelope, codec, "an exception that is not a std::exception");
+  }
+  // In v5, everything after the reply to a STARTUP is framed in segments,
+  // whatever that reply was (Cassandra switches its pipeline once it is written).
+  if (static_cast<Opcode>(header.opcode) == Opcode::kStartup && codec.version() >= 5 &&
+      !codec.segment_framing()) {
+    codec.StartSegmentFraming();
   }
   return DispatchOutcome::kContinue;
+}
+
+// A failure no client input should cause: the client gets a Server error
+// (Cassandra's answer to an unexpected exception), the operator one log line
+// naming the request, so that a report carries what to reproduce it with.
+void RequestDispatcher::ReportUnexpected(const protocol::Envelope& envelope,
+                                         protocol::ConnectionCodec& codec, std::string_view what) {
+  std::string description;
+  try {
+    description = DescribeRequest(envelope, codec.version());
+  } catch (const std::exception&) {
+    description = std::string(MessageTypeName(envelope.header.opcode)) + " (not decodable)";
+  }
+  spdlog::error("Unexpected exception while executing {}: {}", description, what);
+  WriteError(codec, envelope.header.stream, CqlError(ErrorCode::kServerError, std::string(what)));
+}
+
+std::string RequestDispatcher::DescribeRequest(const protocol::Envelope& envelope,
+                                               int version) const {
+  // Long statements are cut so the line stays one readable line.
+  constexpr size_t kMaxQuoted = 2000;
+  auto quote = [&](std::string_view query) {
+    std::string out = "\"";
+    for (char c : query.substr(0, kMaxQuoted)) out += (c == '\n' || c == '\r') ? ' ' : c;
+    if (query.size() > kMaxQuoted) out += "...";
+    return out + "\"";
+  };
+  auto prepared = [&](BytesView id) {
+    const std::optional<std::string> text = context_.processor.PreparedQueryText(id);
+    return text ? "prepared " + quote(*text) : "unknown prepared id " + ToHex(id);
+  };
+  const protocol::Request request = protocol::DecodeRequest(
+      envelope.header.opcode, envelope.header.flags, envelope.body, version);
+  std::string out = MessageTypeName(envelope.header.opcode);
+  if (const auto* query = std::get_if<protocol::QueryMessage>(&request)) {
+    out += " " + quote(query->query);
+  } else if (const auto* prepare = std::get_if<protocol::PrepareMessage>(&request)) {
+    out += " " + quote(prepare->query);
+  } else if (const auto* execute = std::get_if<protocol::ExecuteMessage>(&request)) {
+    out += " of " + prepared(execute->id);
+  } else if (const auto* batch = std::get_if<protocol::BatchMessage>(&request)) {
+    out += " of " + std::to_string(batch->children.size()) + " statements:";
+    for (const protocol::BatchChild& child : batch->children) {
+      out += " " + (child.is_prepared ? prepared(child.id) : quote(child.query)) + ";";
+    }
+  }
+  if (client_state_.keyspace) out += " (keyspace " + *client_state_.keyspace + ")";
+  return out;
 }
 
 void RequestDispatcher::HandleOptions(protocol::ConnectionCodec& codec, int16_t stream) {
@@ -193,36 +271,50 @@ void RequestDispatcher::HandleStartup(const protocol::StartupMessage& startup,
   (void)codec.BeginResponse(stream, Opcode::kReady);
   codec.EndResponse();
   phase_ = Phase::kReady;
-  if (codec.version() >= 5) codec.StartSegmentFraming();
 }
 
 void RequestDispatcher::HandleRegister(const protocol::RegisterMessage& reg,
                                        protocol::ConnectionCodec& codec, int16_t stream,
                                        const std::shared_ptr<EventSubscriber>& subscriber) {
   uint8_t mask = 0;
-  for (const auto& type : reg.event_types) {
-    if (type == "TOPOLOGY_CHANGE")
+  for (const auto& raw_type : reg.event_types) {
+    // Event types are matched as CBUtil.readEnumValue does: upper-cased.
+    const std::string type = Upper(raw_type);
+    if (type == "TOPOLOGY_CHANGE") {
       mask |= kTopologyChange;
-    else if (type == "STATUS_CHANGE")
+    } else if (type == "STATUS_CHANGE") {
       mask |= kStatusChange;
-    else if (type == "SCHEMA_CHANGE")
+    } else if (type == "SCHEMA_CHANGE") {
       mask |= kSchemaChange;
-    else
-      ThrowProtocol("Invalid value '" + std::string(type) + "' for Event.Type");
+    } else if (type == "TRACE_COMPLETE") {
+      // Accepted from v4 on; no trace ever completes (Sibyl does not trace).
+      if (codec.version() < 4) {
+        ThrowProtocol("Event TRACE_COMPLETE not valid for protocol version " +
+                      std::to_string(codec.version()) + "/v" + std::to_string(codec.version()));
+      }
+    } else {
+      ThrowProtocol("Invalid value '" + std::string(raw_type) + "' for Type");
+    }
   }
   if (subscriber) context_.events.Subscribe(subscriber, mask);
   (void)codec.BeginResponse(stream, Opcode::kReady);
   codec.EndResponse();
 }
 
-void RequestDispatcher::WriteResult(const query::Result& result, protocol::ConnectionCodec& codec,
-                                    int16_t stream, bool skip_metadata) {
+Bytes& RequestDispatcher::BeginResultWithWarnings(protocol::ConnectionCodec& codec,
+                                                  int16_t stream) {
   // Warnings travel in the envelope from protocol v4 on (spec section 2.2, flag 0x08).
   const bool with_warnings = codec.version() >= 4 && !client_state_.warnings.empty();
   Bytes& body =
       codec.BeginResponse(stream, Opcode::kResult, with_warnings ? protocol::kFlagWarning : 0);
   if (with_warnings) protocol::AppendStringList(body, client_state_.warnings);
   client_state_.warnings.clear();
+  return body;
+}
+
+void RequestDispatcher::WriteResult(const query::Result& result, protocol::ConnectionCodec& codec,
+                                    int16_t stream, bool skip_metadata) {
+  Bytes& body = BeginResultWithWarnings(codec, stream);
   std::visit(
       [&](const auto& r) {
         using T = std::decay_t<decltype(r)>;

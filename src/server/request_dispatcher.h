@@ -5,6 +5,8 @@
 // sockets: it writes responses into the codec, so it is tested on bytes.
 
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "protocol/connection_codec.h"
 #include "protocol/request.h"
@@ -34,8 +36,17 @@ class RequestDispatcher {
                      int16_t stream);
   void HandleRegister(const protocol::RegisterMessage& reg, protocol::ConnectionCodec& codec,
                       int16_t stream, const std::shared_ptr<EventSubscriber>& subscriber);
+  // Begins a RESULT carrying the request's client warnings (v4+), and clears them.
+  Bytes& BeginResultWithWarnings(protocol::ConnectionCodec& codec, int16_t stream);
   void WriteResult(const query::Result& result, protocol::ConnectionCodec& codec, int16_t stream,
                    bool skip_metadata);
+  // Answers an exception that is not a CqlError (a bug) with a Server error
+  // and logs it with the request that caused it.
+  void ReportUnexpected(const protocol::Envelope& envelope, protocol::ConnectionCodec& codec,
+                        std::string_view what);
+  // The request for the log: its kind and statement text (a prepared
+  // statement's text when the id is known). Throws when it does not decode.
+  std::string DescribeRequest(const protocol::Envelope& envelope, int version) const;
 
   ServerContext& context_;
   Phase phase_ = Phase::kUninitialized;

@@ -1,13 +1,22 @@
 #include "server/request_dispatcher.h"
 
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#include "cluster/coordinator.h"
+#include "common/clock.h"
 #include "protocol/test_frames.h"
 #include "protocol/wire_format.h"
 #include "schema/system_keyspaces.h"
 #include "schema/virtual_tables.h"
 #include "server/event_bus.h"
 #include "server/server_context.h"
+#include "storage/engine.h"
 
 namespace sibyl::server {
 namespace {
@@ -191,6 +200,139 @@ TEST_F(DispatcherTest, SnappyIsRefusedOnV5) {
   auto out = Send(5, 1, Opcode::kStartup,
                   StartupBody({{"CQL_VERSION", "3.0.0"}, {"COMPRESSION", "snappy"}}));
   EXPECT_EQ(ErrorMessage(out.at(0)), "Snappy compression is not supported in protocol V5");
+  // As Cassandra: what follows the reply to a STARTUP is framed, whatever the reply was.
+  EXPECT_TRUE(codec_.segment_framing());
+}
+
+TEST_F(DispatcherTest, CustomPayloadIsReadAndIgnored) {
+  Send(4, 1, Opcode::kStartup, StartupBody());
+  Bytes body;
+  AppendBE16(body, 1);
+  AppendString(body, "k");
+  protocol::AppendBytes(body, "v");
+  body += QueryBody("SELECT key FROM system.local", 4);
+  auto out = Send(4, 2, Opcode::kQuery, body, protocol::kFlagCustomPayload);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].opcode, static_cast<uint8_t>(Opcode::kResult));
+  EXPECT_EQ(out[0].flags, 0);  // no payload comes back
+}
+
+TEST_F(DispatcherTest, TracingIsRefusedWithAWarningNotSilently) {
+  Send(4, 1, Opcode::kStartup, StartupBody());
+  auto out = Send(4, 2, Opcode::kQuery, QueryBody("SELECT key FROM system.local", 4),
+                  protocol::kFlagTracing);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].opcode, static_cast<uint8_t>(Opcode::kResult));
+  EXPECT_EQ(out[0].flags, protocol::kFlagWarning);
+  EXPECT_NE(out[0].body.find("Tracing is not supported by Sibyl yet"), std::string::npos);
+}
+
+TEST_F(DispatcherTest, AuthResponseWithoutAuthenticatorSucceeds) {
+  Send(4, 1, Opcode::kStartup, StartupBody());
+  Bytes token;
+  protocol::AppendBytes(token, "anything");
+  auto out = Send(4, 2, Opcode::kAuthResponse, token);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].opcode, static_cast<uint8_t>(Opcode::kAuthSuccess));
+  EXPECT_EQ(out[0].body, Bytes("\xff\xff\xff\xff", 4));  // no token
+}
+
+TEST_F(DispatcherTest, CredentialsAreNamedAndRefused) {
+  auto out = Send(4, 1, static_cast<Opcode>(0x04), {});
+  EXPECT_EQ(ErrorMessage(out.at(0)),
+            "Unexpected message CREDENTIALS, expecting STARTUP or OPTIONS");
+  Send(4, 1, Opcode::kStartup, StartupBody());
+  out = Send(4, 2, static_cast<Opcode>(0x04), {});
+  EXPECT_EQ(ErrorMessage(out.at(0)), "Unsupported message");
+}
+
+TEST_F(DispatcherTest, RegisterMatchesEventTypesInAnyCase) {
+  Send(3, 1, Opcode::kStartup, StartupBody());
+  Bytes body;
+  AppendBE16(body, 1);
+  AppendString(body, "schema_change");
+  EXPECT_EQ(Send(3, 2, Opcode::kRegister, body).at(0).opcode, static_cast<uint8_t>(Opcode::kReady));
+  Bytes trace;
+  AppendBE16(trace, 1);
+  AppendString(trace, "TRACE_COMPLETE");
+  EXPECT_EQ(ErrorMessage(Send(3, 3, Opcode::kRegister, trace).at(0)),
+            "Event TRACE_COMPLETE not valid for protocol version 3/v3");
+}
+
+TEST_F(DispatcherTest, PageSizeZeroIsRefused) {
+  Send(4, 1, Opcode::kStartup, StartupBody());
+  Bytes body;
+  protocol::AppendLongString(body, "SELECT key FROM system.local");
+  AppendBE16(body, 1);
+  AppendU8(body, protocol::kQueryFlagPageSize);
+  AppendBE32(body, 0);
+  auto out = Send(4, 2, Opcode::kQuery, body);
+  EXPECT_EQ(ErrorCodeOf(out.at(0)), 0x000A);
+  EXPECT_EQ(ErrorMessage(out.at(0)), "The page size cannot be 0");
+}
+
+// An engine whose reads fail the way a bug would: not with a CqlError.
+class FailingEngine final : public storage::Engine {
+ public:
+  void SyncTables(const std::vector<storage::TableLayout>&) override {}
+  void Apply(const storage::Mutation&) override {}
+  void ApplyAll(const std::vector<const storage::Mutation*>&) override {}
+  storage::ReadResult Read(const storage::ReadCommand&) const override {
+    throw std::runtime_error("the engine failed");
+  }
+  void Truncate(const types::Uuid&) override {}
+  void Flush() override {}
+  void Compact(const types::Uuid&) override {}
+};
+
+// An exception that is not a CqlError is a bug: the client gets a Server
+// error and the log one line naming the statement that caused it.
+TEST(DispatcherFailureTest, UnexpectedExceptionIsAServerErrorAndALogLine) {
+  std::ostringstream log;
+  auto logger = std::make_shared<spdlog::logger>(
+      "test", std::make_shared<spdlog::sinks::ostream_sink_mt>(log));
+  auto previous = spdlog::default_logger();
+  spdlog::set_default_logger(logger);
+
+  Config config;
+  schema::LocalNodeInfo node;
+  schema::SchemaStore schemas(schema::MakeInitialSchema());
+  schema::VirtualTables tables = schema::VirtualTables::SystemTables();
+  FailingEngine engine;
+  ManualClock clock;
+  cluster::Coordinator coordinator(engine, clock);
+  query::QueryProcessor processor(schemas, tables, node, &coordinator);
+  EventBus events;
+  ServerContext context{config, processor, events};
+  RequestDispatcher dispatcher(context);
+  protocol::ConnectionCodec codec;
+  auto send = [&](int16_t stream, Opcode opcode, const Bytes& body) {
+    Feed(codec, RequestFrame(4, 0, stream, static_cast<uint8_t>(opcode), body));
+    protocol::Envelope envelope;
+    while (codec.Next(envelope) == protocol::NextResult::kEnvelope) {
+      dispatcher.Dispatch(envelope, codec, nullptr);
+    }
+    return ParseEnvelopes(TakeOutput(codec));
+  };
+  send(1, Opcode::kStartup, StartupBody());
+  send(2, Opcode::kQuery,
+       QueryBody("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+                 "'replication_factor': 1}",
+                 4));
+  send(3, Opcode::kQuery, QueryBody("CREATE TABLE ks.t (k int PRIMARY KEY, v int)", 4));
+  auto out = send(4, Opcode::kQuery, QueryBody("SELECT v\nFROM ks.t WHERE k = 1", 4));
+  spdlog::set_default_logger(previous);
+
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].opcode, static_cast<uint8_t>(Opcode::kError));
+  EXPECT_EQ(LoadBE32(out[0].body.data()), 0x0000u);  // Server error
+  EXPECT_NE(out[0].body.find("the engine failed"), std::string::npos);
+  const std::string text = log.str();
+  EXPECT_NE(text.find("Unexpected exception while executing QUERY \"SELECT v FROM ks.t WHERE "
+                      "k = 1\": the engine failed"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
 }
 
 }  // namespace

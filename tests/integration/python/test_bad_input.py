@@ -186,6 +186,54 @@ def test_query_body_shorter_than_its_contents(server):
     assert_still_serves(server)
 
 
+def query_body(query: bytes, version: int = 4) -> bytes:
+    flags = b"\x00" if version < 5 else b"\x00\x00\x00\x00"
+    return len(query).to_bytes(4, "big") + query + b"\x00\x01" + flags
+
+
+@pytest.mark.parametrize("version, answer", [(3, "error"), (4, "rows"), (5, "rows")])
+def test_custom_payload_flag(server, version, answer):
+    """Frame flag 0x04: the body starts with a [bytes map], read and ignored
+    (the Python driver refuses to send one in v3; Cassandra refuses it there)."""
+    payload = b"\x00\x01" + wire.string("k") + (1).to_bytes(4, "big") + b"v"
+    body = payload + query_body(b"SELECT key FROM system.local", version)
+    with wire.connect(server.port) as sock:
+        if version == 5:
+            handshake_v5(sock)
+            sock.sendall(wire.segment(wire.header(5, wire.QUERY, len(body), 3, flags=0x04) + body))
+            response = wire.read_v5_envelope(sock)
+        else:
+            sock.sendall(wire.frame(version, wire.STARTUP, wire.startup_body()))
+            assert wire.read_frame(sock).opcode == wire.READY
+            sock.sendall(wire.header(version, wire.QUERY, len(body), 3, flags=0x04) + body)
+            response = wire.read_frame(sock)
+        assert response.stream == 3
+        if answer == "error":
+            assert wire.parse_error(response.body) == (
+                wire.PROTOCOL_ERROR,
+                "Received frame with CUSTOM_PAYLOAD flag for native protocol version < 4")
+        else:
+            assert response.opcode == wire.RESULT
+    assert_still_serves(server)
+
+
+def test_query_that_is_not_utf8(server):
+    """A [long string] that is not UTF-8 is refused as Cassandra's CBUtil refuses
+    it, and the connection goes on."""
+    with wire.connect(server.port) as sock:
+        handshake_v4(sock)
+        sock.sendall(wire.frame(4, wire.QUERY, query_body(b"SELECT \xc3\x28 FROM t"), stream=4))
+        response = wire.read_frame(sock)
+        assert wire.parse_error(response.body) == (
+            wire.PROTOCOL_ERROR,
+            "Cannot decode string as UTF8: 'c3282046524f4d2074'; "
+            "java.nio.charset.MalformedInputException: Input length = 1")
+        sock.sendall(wire.frame(4, wire.QUERY, query_body(b"SELECT key FROM system.local"),
+                                stream=5))
+        assert wire.read_frame(sock).opcode == wire.RESULT
+    assert_still_serves(server)
+
+
 @pytest.mark.parametrize("cut", [1, 5, 9, 20])
 def test_truncated_frame_then_close(server, cut):
     query = b"SELECT * FROM system.local"

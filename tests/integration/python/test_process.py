@@ -148,6 +148,26 @@ def test_signal_stops_cleanly(tmp_path, sig):
         server.kill()
 
 
+@pytest.mark.parametrize("sig", [signal.SIGSEGV, signal.SIGABRT], ids=["SIGSEGV", "SIGABRT"])
+def test_fatal_signal_leaves_a_symbolized_backtrace_in_the_log(tmp_path, sig):
+    """A node that dies of a fatal signal says so in its log, with the
+    backtrace of the thread that took it (functions, files and lines), and
+    still dies of that signal (exit status, core)."""
+    server = SibylServer(tmp_path).start()
+    try:
+        server.proc.send_signal(sig)
+        code = server.proc.wait(timeout=30)
+    finally:
+        server.kill()
+    log = server.log_text()
+    assert code == -sig, f"exit code {code}\n--- log ---\n{log}"
+    name = signal.Signals(sig).name
+    assert f"Fatal signal {name}" in log, log
+    assert "Stack trace" in log, log
+    # Symbolized: our own functions, with their source files.
+    assert "RunNode" in log and "node.cc" in log, log
+
+
 def test_restart_on_same_data_dir(tmp_path):
     # The data directory a clean stop leaves behind must be usable again
     # (no stale lock file).

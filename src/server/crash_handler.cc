@@ -1,0 +1,101 @@
+#include "server/crash_handler.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <backward.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace sibyl::server {
+namespace {
+
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+
+// The log's layout (node.cc): level, thread, timestamp, message.
+void WriteLogLine(std::FILE* out, const std::string& message) {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+  const auto millis =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm local{};
+  localtime_r(&seconds, &local);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &local);
+  std::fprintf(out, "error [%ld] %s,%03lld %s\n", static_cast<long>(gettid()), stamp,
+               static_cast<long long>(millis), message.c_str());
+}
+
+void OnFatalSignal(int signal_number, siginfo_t* info, void* context) {
+  std::FILE* out = stdout;
+  std::string what = std::string("Fatal signal SIG") + sigabbrev_np(signal_number) + " (" +
+                     sigdescr_np(signal_number) + ")";
+  if (info->si_code <= 0) {
+    what += " sent by process " + std::to_string(info->si_pid);
+  } else if (signal_number == SIGSEGV || signal_number == SIGBUS) {
+    char address[32];
+    std::snprintf(address, sizeof address, "%p", info->si_addr);
+    what += std::string(" at address ") + address;
+  }
+  WriteLogLine(out, what + "; backtrace of the thread that took it:");
+
+  auto* ucontext = static_cast<ucontext_t*>(context);
+  backward::StackTrace trace;
+  void* pc = reinterpret_cast<void*>(ucontext->uc_mcontext.gregs[REG_RIP]);
+  trace.load_from(pc, 64, ucontext, info->si_addr);
+  backward::Printer printer;
+  printer.snippet = false;
+  printer.color_mode = backward::ColorMode::never;
+  printer.address = true;
+  printer.print(trace, out);
+  std::fputc('\n', out);
+  std::fflush(out);
+  // SA_RESETHAND restored the default action: end the process as the signal would have.
+  raise(signal_number);
+}
+
+void OnTerminate() {
+  std::string message = "std::terminate called";
+  if (std::exception_ptr current = std::current_exception()) {
+    try {
+      std::rethrow_exception(current);
+    } catch (const std::exception& e) {
+      message += " after an uncaught exception: " + std::string(e.what());
+    } catch (...) {
+      message += " after an uncaught exception that is not a std::exception";
+    }
+  }
+  WriteLogLine(stdout, message);
+  std::fflush(stdout);
+  std::abort();  // the SIGABRT handler writes the backtrace
+}
+
+}  // namespace
+
+void UseAlternateSignalStack() {
+  // One per thread: a thread starts without one.
+  thread_local std::vector<char> alternate_stack(std::max<size_t>(SIGSTKSZ, 64 * 1024));
+  stack_t stack{};
+  stack.ss_sp = alternate_stack.data();
+  stack.ss_size = alternate_stack.size();
+  sigaltstack(&stack, nullptr);
+}
+
+void InstallCrashHandlers() {
+  UseAlternateSignalStack();
+  struct sigaction action {};
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
+  action.sa_sigaction = &OnFatalSignal;
+  for (int signal_number : kFatalSignals) sigaction(signal_number, &action, nullptr);
+  std::set_terminate(&OnTerminate);
+}
+
+}  // namespace sibyl::server
