@@ -262,9 +262,12 @@ cpp_int CppIntOf(BytesView twos) {
 }
 
 void EncodeDecimal(const CqlType& type, BytesView v, Bytes& out) {
-  if (v.size() < 5) ThrowBadValue(type, "a decimal needs a 4-byte scale and an unscaled value");
+  if (v.size() < 4) ThrowBadValue(type, "a decimal needs a 4-byte scale");
   const int64_t scale = static_cast<int32_t>(LoadBE32(v.data()));
-  const cpp_int unscaled = CppIntOf(v.substr(4));
+  // A scale with no unscaled bytes passes validation (as in Cassandra's
+  // DecimalSerializer) and compares as zero (types::CompareDecimal): so it
+  // encodes as zero.
+  const cpp_int unscaled = v.size() > 4 ? CppIntOf(v.substr(4)) : cpp_int(0);
   if (unscaled.is_zero()) {
     out.push_back(static_cast<char>(kDecimalZero));
     return;
@@ -478,9 +481,12 @@ void Encode(const CqlType& type, BytesView v, Bytes& out) {
     case Kind::kBlob:
     case Kind::kInet:
     case Kind::kCustom:
+    // Never a key column, but an element of a set or a map key may hold one
+    // (set<tuple<int, duration>>, which Cassandra allows): byte order, as
+    // Cassandra's DurationType and types::Compare order it.
+    case Kind::kDuration:
       EncodeEscaped(v, out);
       return;
-    case Kind::kDuration:
     case Kind::kCounter:
       ThrowBadValue(type, "the type cannot be part of a primary key");
     default:
@@ -577,6 +583,7 @@ Bytes Decode(const CqlType& type, Reader& in) {
     case Kind::kBlob:
     case Kind::kInet:
     case Kind::kCustom:
+    case Kind::kDuration:
       return DecodeEscaped(in);
     default:
       break;

@@ -166,6 +166,7 @@ class Reader {
       Bytes seek_to = lo;
       if (command_.resume_after && i == first && BytesView(seek_to) <= BytesView(resume_)) {
         seek_to = AtOrAfterResume(resume_) ? resume_ : PrefixSuccessor(resume_);
+        if (seek_to.empty()) continue;  // nothing sorts after the resume point (all 0xFF)
       }
       it->Seek(seek_to);
       while (it->Valid()) {
@@ -293,6 +294,13 @@ class Reader {
       if (!range.hi || BytesView(last) < BytesView(*range.hi)) range.hi = last;
     } else {
       Bytes after = PrefixSuccessor(last);
+      if (after.empty()) {
+        // The last row's key is all 0xFF (an empty text on a DESC column):
+        // no row comes after it. (Found by the statement fuzzer: the read
+        // started over from the partition's first row instead.)
+        range.empty = true;
+        return;
+      }
       if (BytesView(after) > BytesView(range.lo)) range.lo = std::move(after);
     }
     if (range.hi && BytesView(*range.hi) <= BytesView(range.lo)) range.empty = true;
