@@ -260,10 +260,12 @@ TEST_P(ConnectionTest, StreamLimitIsReportedNotQueued) {
   auto c = Connection::Create(io_.context(), options);
   ASSERT_TRUE(BlockingConnect(*c).ok());
   std::promise<std::string> third;
-  std::atomic<int> answered{0};
-  asio::post(c->executor(), [&] {
-    c->Query("a", {}, [&](Reply&&) { ++answered; });
-    c->Query("b", {}, [&](Reply&&) { ++answered; });
+  // The first two are still in flight when the test ends: their callbacks
+  // run later, when the server goes, and must not touch this frame.
+  auto answered = std::make_shared<std::atomic<int>>(0);
+  asio::post(c->executor(), [&, answered] {
+    c->Query("a", {}, [answered](Reply&&) { ++*answered; });
+    c->Query("b", {}, [answered](Reply&&) { ++*answered; });
     c->Query("c", {}, [&](Reply&& r) { third.set_value(Describe(r.response)); });
   });
   auto f = third.get_future();

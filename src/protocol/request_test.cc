@@ -248,8 +248,8 @@ TEST(RequestTest, CustomPayloadComesFirst) {
         "Not enough bytes to read an UTF8 serialized string preceded by its 2 bytes length");
   }
   // Tracing and warning flags add nothing to a request's body.
-  Request traced =
-      DecodeRequest(0x07, kFlagTracing | kFlagWarning, Bytes(query).substr(payload.size()), 4);
+  const Bytes unflagged = query.substr(payload.size());
+  Request traced = DecodeRequest(0x07, kFlagTracing | kFlagWarning, unflagged, 4);
   EXPECT_EQ(std::get<QueryMessage>(traced).query, "SELECT 1");
 }
 

@@ -301,7 +301,8 @@ int64_t AddDuration(int64_t millis, int64_t months, int64_t days, int64_t nanose
     return WrappingAdd(millis,
                        WrappingAdd(days * types::kMillisPerDay, nanoseconds / kNanosPerMilli));
   }
-  const int64_t moved = types::AddCalendarMonths(millis, months) + days * types::kMillisPerDay;
+  const int64_t moved =
+      WrappingAdd(types::AddCalendarMonths(millis, months), days * types::kMillisPerDay);
   // Calendar.add(MILLISECOND, (int) (nanoseconds / NANOS_PER_MILLI)).
   const auto narrowed = static_cast<int32_t>(
       static_cast<uint32_t>(static_cast<uint64_t>(nanoseconds / kNanosPerMilli)));

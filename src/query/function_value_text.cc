@@ -58,7 +58,7 @@ types::DurationValue DecodeDurationValue(BytesView v) {
 
 std::string JavaTimestampText(int64_t millis, char separator) {
   const int64_t days = types::FloorDiv(millis, types::kMillisPerDay);
-  const int64_t ms_of_day = millis - days * types::kMillisPerDay;
+  const int64_t ms_of_day = types::FloorMod(millis, types::kMillisPerDay);
   const types::CivilDate date = types::CivilFromDays(days);
   std::string out = YearText(date.year) + "-" + Pad(date.month, 2) + "-" + Pad(date.day, 2);
   out += separator;

@@ -19,6 +19,24 @@ namespace {
 
 constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SIBYL_UNDER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define SIBYL_UNDER_ASAN 1
+#endif
+
+// AddressSanitizer checks that allocations happen on the thread's own stack:
+// under it the handler runs on the stack that faulted (a stack overflow is
+// then the sanitizer's to report).
+#ifdef SIBYL_UNDER_ASAN
+constexpr int kStackFlag = 0;
+#else
+constexpr int kStackFlag = SA_ONSTACK;
+#endif
+
 // The log's layout (node.cc): level, thread, timestamp, message.
 void WriteLogLine(std::FILE* out, const std::string& message) {
   const auto now = std::chrono::system_clock::now();
@@ -80,7 +98,11 @@ void OnTerminate() {
 }  // namespace
 
 void UseAlternateSignalStack() {
-  // One per thread: a thread starts without one.
+  // One per thread: a thread starts without one. A sanitizer runtime gives
+  // each thread its own and frees it when the thread ends, so one already
+  // there is kept.
+  stack_t current{};
+  if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return;
   thread_local std::vector<char> alternate_stack(std::max<size_t>(SIGSTKSZ, 64 * 1024));
   stack_t stack{};
   stack.ss_sp = alternate_stack.data();
@@ -92,7 +114,7 @@ void InstallCrashHandlers() {
   UseAlternateSignalStack();
   struct sigaction action {};
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
+  action.sa_flags = SA_SIGINFO | kStackFlag | SA_RESETHAND | SA_NODEFER;
   action.sa_sigaction = &OnFatalSignal;
   for (int signal_number : kFatalSignals) sigaction(signal_number, &action, nullptr);
   std::set_terminate(&OnTerminate);

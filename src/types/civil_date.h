@@ -24,6 +24,13 @@ constexpr int64_t FloorDiv(int64_t a, int64_t b) {
   return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
 
+// Floor modulo, as Java's Math.floorMod: the remainder of FloorDiv, never
+// negative for a positive b, and without the overflow of a - FloorDiv(a, b) * b.
+constexpr int64_t FloorMod(int64_t a, int64_t b) {
+  const int64_t r = a % b;
+  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+}
+
 constexpr bool IsLeapYear(int64_t year) {
   return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
 }

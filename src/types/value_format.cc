@@ -111,7 +111,7 @@ void AppendYear(std::string& out, int64_t year) {
 void AppendTimestamp(std::string& out, int64_t millis, bool quote) {
   if (quote) out.push_back('\'');
   const int64_t days = FloorDiv(millis, kMillisPerDay);
-  const int64_t millis_of_day = millis - days * kMillisPerDay;
+  const int64_t millis_of_day = FloorMod(millis, kMillisPerDay);
   const CivilDate date = CivilFromDays(days);
   if (!PrintableYear(date.year)) {
     out.append(std::to_string(millis));

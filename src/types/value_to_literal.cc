@@ -35,7 +35,7 @@ void AppendQuoted(std::string& out, BytesView text) {
 // in UTC; years before 1 have no such form, so the milliseconds stand in.
 void AppendTimestamp(std::string& out, int64_t millis) {
   const int64_t days = FloorDiv(millis, kMillisPerDay);
-  const int64_t millis_of_day = millis - days * kMillisPerDay;
+  const int64_t millis_of_day = FloorMod(millis, kMillisPerDay);
   const CivilDate date = CivilFromDays(days);
   if (date.year < 1) {
     out.append(std::to_string(millis));
