@@ -14,12 +14,21 @@ namespace {
 
 // A parsed JSON value. Numbers keep their text, so no precision is lost
 // before the column's type reads them.
+struct JsonMember;
+
 struct JsonValue {
   enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject };
   Kind kind = Kind::kNull;
   std::string text;  // bool ("true"/"false"), number, string
   std::vector<JsonValue> elements;
-  std::vector<std::pair<std::string, JsonValue>> members;
+  // A vector of a type completed below (a pair of this incomplete type does
+  // not compile with clang and libstdc++).
+  std::vector<JsonMember> members;
+};
+
+struct JsonMember {
+  std::string first;
+  JsonValue second;
 };
 
 class JsonParser {
@@ -88,7 +97,7 @@ class JsonParser {
         if (it != value.members.end()) {
           it->second = std::move(member);
         } else {
-          value.members.emplace_back(std::move(key), std::move(member));
+          value.members.push_back(JsonMember{std::move(key), std::move(member)});
         }
       } while (Consume(','));
       Expect('}');

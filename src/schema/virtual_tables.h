@@ -40,7 +40,11 @@ class VirtualTables {
     using is_transparent = void;
     template <typename A, typename B>
     bool operator()(const A& a, const B& b) const {
-      return std::tie(a.first, a.second) < std::tie(b.first, b.second);
+      // As views: a tuple of string references and one of view references
+      // do not compare under clang with libstdc++.
+      const std::string_view a_keyspace = a.first, b_keyspace = b.first;
+      if (a_keyspace != b_keyspace) return a_keyspace < b_keyspace;
+      return std::string_view(a.second) < std::string_view(b.second);
     }
   };
   std::map<Key, std::unique_ptr<VirtualTable>, KeyLess> tables_;

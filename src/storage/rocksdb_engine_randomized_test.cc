@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 
+#include "storage/read_result_text.h"
 #include "storage/rocksdb_engine.h"
 #include "storage/storage_test_util.h"
 
@@ -28,50 +29,6 @@ using namespace testing;  // NOLINT
 // compaction filter never turns an expired cell into a tombstone (the
 // reference does not model that conversion) and purges nothing.
 constexpr int32_t kCompactionNow = 1'700'000'000;
-
-std::string Hex(BytesView bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(digits[c >> 4]);
-    out.push_back(digits[c & 15]);
-  }
-  return out;
-}
-
-std::string Describe(const ReadRow& row) {
-  std::ostringstream out;
-  out << "  row(";
-  for (const auto& v : row.clustering) out << Hex(v) << ",";
-  out << ") marker=" << row.marker.timestamp << "/" << row.marker.ttl << "/"
-      << row.marker.local_expiration_time << "\n";
-  for (const auto& cell : row.cells) {
-    out << "    " << cell.column << "[" << (cell.path ? Hex(*cell.path) : "-")
-        << "]=" << Hex(cell.value) << " ts=" << cell.timestamp << " ttl=" << cell.ttl
-        << " exp=" << cell.local_expiration_time << "\n";
-  }
-  return out.str();
-}
-
-std::string Describe(const ReadResult& result) {
-  std::ostringstream out;
-  for (const auto& p : result.partitions) {
-    out << "partition " << p.key.token << ":" << Hex(p.key.key) << "\n";
-    if (p.static_row) out << " static" << Describe(*p.static_row);
-    for (const auto& row : p.rows) out << Describe(row);
-  }
-  if (result.next) {
-    out << "next " << Hex(result.next->partition.key) << " last_row=";
-    if (result.next->last_row) {
-      for (const auto& v : *result.next->last_row) out << Hex(v) << ",";
-    } else {
-      out << "none";
-    }
-    out << " static=" << result.next->last_was_static
-        << " in_partition=" << result.next->rows_in_partition << "\n";
-  }
-  return out.str();
-}
 
 class RandomWorkload {
  public:
@@ -265,7 +222,7 @@ TEST_P(RandomizedEngineTest, MatchesTheReferenceEngine) {
       for (int page = 0; page < 20; ++page) {
         ReadResult expected = reference.Read(command);
         ReadResult actual = engine->Read(command);
-        ASSERT_EQ(Describe(actual), Describe(expected))
+        ASSERT_EQ(DescribeReadResult(actual), DescribeReadResult(expected))
             << "seed " << GetParam() << " round " << round << " read " << r << " page " << page;
         ++compared_pages;
         if (!expected.next) break;
