@@ -111,8 +111,8 @@ step_asan_unit() {
 # inputs go to build-asan/corpus/, so the seeds in the repository stay as
 # they are; crashes land in build-asan/artifacts/. Then the statement fuzzer
 # runs its corpus and 300 inputs of a fixed seed (the same every run), and
-# fresh inputs for $fuzz_seconds from a new seed, printed so that a failure
-# can be replayed (the failing input's transcript is printed too).
+# fresh inputs for 3 x $fuzz_seconds from a new seed, printed so that a
+# failure can be replayed (the failing input's transcript is printed too).
 step_fuzz() {
   local targets
   mapfile -t targets < <(cmake --build "$asan_dir" --target help |
@@ -148,8 +148,9 @@ step_fuzz() {
   echo "--- statement_fuzz: the corpus and 300 inputs of seed $fuzz_seed"
   with_sanitizers "$statement_fuzz" --seed "$fuzz_seed" --runs 300 \
     --artifacts "$asan_dir/artifacts" fuzz/corpus/statements/* || return 1
-  echo "--- statement_fuzz: a fresh seed for ${fuzz_seconds}s"
-  with_sanitizers "$statement_fuzz" --seed fresh --runs 1000000 --seconds "$fuzz_seconds" \
+  # The statement fuzzer finds the most, and runs the slowest: three times as long.
+  echo "--- statement_fuzz: a fresh seed for $((3 * fuzz_seconds))s"
+  with_sanitizers "$statement_fuzz" --seed fresh --runs 1000000 --seconds "$((3 * fuzz_seconds))" \
     --artifacts "$asan_dir/artifacts"
 }
 

@@ -19,6 +19,11 @@ std::string NativeType(Choices& choices, TypeRole role) {
 std::string RandomTypeText(Choices& choices, TypeRole role,
                            const std::vector<std::string>& user_types, int depth) {
   if (depth >= 2 || choices.Percent(60)) return NativeType(choices, role);
+  if (role == TypeRole::kRegular && choices.Percent(5)) {
+    // Cassandra 5.0's vector, of fixed-size elements.
+    return std::string("vector<") + choices.Pick({"float", "int", "bigint"}) + ", " +
+           std::to_string(1 + choices.Below(3)) + ">";
+  }
   const bool frozen = role != TypeRole::kRegular || choices.Percent(30);
   auto element = [&] { return RandomTypeText(choices, TypeRole::kElement, user_types, depth + 1); };
   std::string type;
