@@ -11,28 +11,37 @@
 namespace sibyl::storage {
 namespace {
 
+// Adds `item` to `items`, or merges it into the entry it is the same as.
+template <typename T, typename Same, typename MergeFn>
+void AddOrMerge(std::vector<T>& items, T&& item, Same same, MergeFn merge) {
+  auto it = std::find_if(items.begin(), items.end(), [&](const T& e) { return same(e, item); });
+  if (it == items.end()) {
+    items.push_back(std::move(item));
+  } else {
+    merge(*it, std::move(item));
+  }
+}
+
 void MergeRow(RowWrite& into, RowWrite&& other) {
   into.marker = Reconcile(into.marker, other.marker);
   into.deletion = Reconcile(into.deletion, other.deletion);
   for (CollectionDeletion& deletion : other.collection_deletions) {
-    auto same =
-        std::find_if(into.collection_deletions.begin(), into.collection_deletions.end(),
-                     [&](const CollectionDeletion& d) { return d.column == deletion.column; });
-    if (same == into.collection_deletions.end()) {
-      into.collection_deletions.push_back(std::move(deletion));
-    } else {
-      same->deletion = Reconcile(same->deletion, deletion.deletion);
-    }
+    AddOrMerge(
+        into.collection_deletions, std::move(deletion),
+        [](const CollectionDeletion& a, const CollectionDeletion& b) {
+          return a.column == b.column;
+        },
+        [](CollectionDeletion& a, CollectionDeletion&& b) {
+          a.deletion = Reconcile(a.deletion, b.deletion);
+        });
   }
   for (CellWrite& cell : other.cells) {
-    auto same = std::find_if(into.cells.begin(), into.cells.end(), [&](const CellWrite& c) {
-      return c.column == cell.column && c.path == cell.path;
-    });
-    if (same == into.cells.end()) {
-      into.cells.push_back(std::move(cell));
-    } else {
-      same->cell = Reconcile(same->cell, cell.cell);
-    }
+    AddOrMerge(
+        into.cells, std::move(cell),
+        [](const CellWrite& a, const CellWrite& b) {
+          return a.column == b.column && a.path == b.path;
+        },
+        [](CellWrite& a, CellWrite&& b) { a.cell = Reconcile(a.cell, b.cell); });
   }
 }
 
@@ -44,14 +53,12 @@ void MergeMutation(Mutation& into, Mutation&& other) {
     into.range_tombstones.push_back(std::move(tombstone));
   }
   for (RowWrite& row : other.rows) {
-    auto same = std::find_if(into.rows.begin(), into.rows.end(), [&](const RowWrite& r) {
-      return r.is_static == row.is_static && r.clustering == row.clustering;
-    });
-    if (same == into.rows.end()) {
-      into.rows.push_back(std::move(row));
-    } else {
-      MergeRow(*same, std::move(row));
-    }
+    AddOrMerge(
+        into.rows, std::move(row),
+        [](const RowWrite& a, const RowWrite& b) {
+          return a.is_static == b.is_static && a.clustering == b.clustering;
+        },
+        MergeRow);
   }
 }
 

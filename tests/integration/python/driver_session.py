@@ -33,3 +33,9 @@ def connected(server: SibylServer, row_factory=None, **cluster_options) -> Itera
     """The session alone (see connected_cluster)."""
     with connected_cluster(server, row_factory, **cluster_options) as (_, session):
         yield session
+
+
+def create_keyspace(session: Session, keyspace: str) -> None:
+    """CREATE KEYSPACE IF NOT EXISTS `keyspace`, SimpleStrategy with one replica."""
+    session.execute(f"CREATE KEYSPACE IF NOT EXISTS {keyspace} WITH replication = "
+                    "{'class': 'SimpleStrategy', 'replication_factor': 1}")

@@ -13,14 +13,13 @@ from cassandra import InvalidRequest
 from cassandra.cluster import Session
 from cassandra.query import BatchStatement
 
-from driver_session import connected
+from driver_session import connected, create_keyspace
 
 
 @pytest.fixture(scope="module")
 def session(sibyl) -> Iterator[Session]:
     with connected(sibyl) as session:
-        session.execute("CREATE KEYSPACE IF NOT EXISTS lwt WITH replication = "
-                        "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+        create_keyspace(session, "lwt")
         session.execute("CREATE TABLE IF NOT EXISTS lwt.accounts (owner text, id int, balance int, "
                         "note text, version int static, PRIMARY KEY (owner, id))")
         yield session

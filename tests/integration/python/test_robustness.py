@@ -22,14 +22,13 @@ from cassandra import FunctionFailure, InvalidRequest
 from cassandra.cluster import Session
 from cassandra.query import BatchStatement, BatchType, SimpleStatement
 
-from driver_session import connected
+from driver_session import connected, create_keyspace
 
 
 @pytest.fixture(scope="module")
 def session(sibyl) -> Iterator[Session]:
     with connected(sibyl) as session:
-        session.execute("CREATE KEYSPACE IF NOT EXISTS robust WITH replication = "
-                        "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+        create_keyspace(session, "robust")
         session.set_keyspace("robust")
         yield session
     assert sibyl.alive(), f"sibyl died\n--- log ---\n{sibyl.log_text()}"

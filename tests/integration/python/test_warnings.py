@@ -11,14 +11,13 @@ from cassandra import InvalidRequest
 from cassandra.cluster import Session
 from cassandra.query import BatchStatement, BatchType
 
-from driver_session import connected
+from driver_session import connected, create_keyspace
 
 
 @pytest.fixture(scope="module")
 def session(sibyl) -> Iterator[Session]:
     with connected(sibyl) as session:
-        session.execute("CREATE KEYSPACE IF NOT EXISTS warn_ks WITH replication = "
-                        "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+        create_keyspace(session, "warn_ks")
         session.execute("CREATE TABLE IF NOT EXISTS warn_ks.kv (k int PRIMARY KEY, v text)")
         yield session
 
