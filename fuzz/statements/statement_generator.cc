@@ -130,6 +130,11 @@ GeneratedStatement StatementGenerator::Next() {
 
 const TableMetadata& StatementGenerator::RandomTable() { return *choices_.Pick(tables_); }
 
+std::string StatementGenerator::Name(const TableMetadata& table) {
+  // Now and then unqualified: it resolves if the input began with USE fz.
+  return choices_.Percent(10) ? table.name : std::string(kFuzzKeyspace) + "." + table.name;
+}
+
 const ColumnMetadata* StatementGenerator::RandomValueColumn(const TableMetadata& table) {
   std::vector<const ColumnMetadata*> columns;
   for (const ColumnMetadata& c : table.columns) {
@@ -435,7 +440,7 @@ void StatementGenerator::Conditions(Writer& w, const TableMetadata& table) {
 
 GeneratedStatement StatementGenerator::Insert(const TableMetadata& table, bool allow_conditions) {
   Writer w = NewWriter();
-  w << "INSERT INTO " << kFuzzKeyspace << "." << table.name;
+  w << "INSERT INTO " << Name(table);
   const bool if_not_exists = allow_conditions && choices_.Percent(15);
   if (choices_.Percent(15)) {
     // JSON: a document with the key columns and some others.
@@ -486,7 +491,7 @@ GeneratedStatement StatementGenerator::Insert(const TableMetadata& table, bool a
 
 GeneratedStatement StatementGenerator::Update(const TableMetadata& table, bool allow_conditions) {
   Writer w = NewWriter();
-  w << "UPDATE " << kFuzzKeyspace << "." << table.name;
+  w << "UPDATE " << Name(table);
   const bool conditional = allow_conditions && choices_.Percent(20);
   Using(w, choices_.Percent(15), !conditional && choices_.Percent(15));
   w << " SET ";
@@ -521,7 +526,7 @@ GeneratedStatement StatementGenerator::Delete(const TableMetadata& table, bool a
     if (column == nullptr) column = &table.columns.front();
     Deletion(w, *column);
   }
-  w << " FROM " << kFuzzKeyspace << "." << table.name;
+  w << " FROM " << Name(table);
   const bool conditional = allow_conditions && choices_.Percent(20);
   Using(w, false, !conditional && choices_.Percent(20));
   WherePrimaryKey(w, table, /*is_delete=*/true);
@@ -759,7 +764,7 @@ GeneratedStatement StatementGenerator::Select(const TableMetadata& table) {
     const uint32_t count = 1 + choices_.Below(3);
     for (uint32_t i = 0; i < count; ++i) w << (i > 0 ? ", " : "") << Selector(table);
   }
-  w << " FROM " << kFuzzKeyspace << "." << table.name;
+  w << " FROM " << Name(table);
   bool filtering = false;
   bool keyed = false;
   SelectRestrictions(w, table, filtering, keyed);

@@ -82,6 +82,8 @@ class StatementGenerator {
   std::string Selector(const schema::TableMetadata& table);
 
   const schema::TableMetadata& RandomTable();
+  // The table's name as a statement writes it: mostly fz.<name>.
+  std::string Name(const schema::TableMetadata& table);
   // A column of the table that is not part of the primary key, if any.
   const schema::ColumnMetadata* RandomValueColumn(const schema::TableMetadata& table);
 

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <map>
 #include <sstream>
 #include <variant>
 
@@ -99,8 +100,12 @@ class StatementHarness::InputRun {
     transcript_ << line << "\n";
     if (echo_) std::fprintf(stderr, "%s\n", line.c_str());
   }
-  void Execute(const GeneratedStatement& statement);
-  query::Result Query(const GeneratedStatement& statement, protocol::QueryParameters params);
+  // Runs one statement and checks its outcome. `again`: EXECUTE the id an
+  // earlier PREPARE of the same text returned, without preparing it anew
+  // (after DDL, the processor must prepare it again itself).
+  void Execute(const GeneratedStatement& statement, bool again = false);
+  query::Result Query(const GeneratedStatement& statement, protocol::QueryParameters params,
+                      bool again = false);
   query::Result BatchMessage(const GeneratedStatement& statement);
   void ComparePages(const GeneratedStatement& statement, const query::RowsResult& unpaged,
                     int32_t page_size);
@@ -124,21 +129,29 @@ class StatementHarness::InputRun {
   cluster::Coordinator coordinator_;
   query::QueryProcessor processor_;
   query::ClientState client_;
+  // Every prepared statement's id, by text; and the statements, to run again.
+  std::map<std::string, Bytes, std::less<>> prepared_ids_;
+  std::vector<GeneratedStatement> prepared_;
   const bool echo_;
   std::ostringstream transcript_;
 };
 
 query::Result StatementHarness::InputRun::Query(const GeneratedStatement& statement,
-                                                protocol::QueryParameters params) {
+                                                protocol::QueryParameters params, bool again) {
   if (!statement.prepared) return processor_.Process(statement.text, params, client_);
   for (const BoundValue& value : statement.values) {
     params.values.push_back(value.kind == Value::Kind::kBytes ? Value::Of(value.bytes)
                                                               : Value{value.kind, {}});
   }
   params.flags |= protocol::kQueryFlagValues;
-  const protocol::PreparedResult prepared =
-      processor_.Prepare(statement.text, client_, std::nullopt);
-  return processor_.Execute(prepared.id, params, client_);
+  auto known = prepared_ids_.find(statement.text);
+  if (!again || known == prepared_ids_.end()) {
+    Bytes id = processor_.Prepare(statement.text, client_, std::nullopt).id;
+    const bool first_time = known == prepared_ids_.end();
+    known = prepared_ids_.insert_or_assign(statement.text, std::move(id)).first;
+    if (first_time && prepared_.size() < 16) prepared_.push_back(statement);
+  }
+  return processor_.Execute(known->second, params, client_);
 }
 
 query::Result StatementHarness::InputRun::BatchMessage(const GeneratedStatement& statement) {
@@ -200,8 +213,10 @@ void StatementHarness::InputRun::ComparePages(const GeneratedStatement& statemen
   }
 }
 
-void StatementHarness::InputRun::Execute(const GeneratedStatement& statement) {
-  std::string line = statement.prepared ? "prepared: " + statement.text : statement.text;
+void StatementHarness::InputRun::Execute(const GeneratedStatement& statement, bool again) {
+  std::string line = again                ? "again: " + statement.text
+                     : statement.prepared ? "prepared: " + statement.text
+                                          : statement.text;
   if (statement.prepared && !statement.values.empty()) {
     line += "\n--   values:";
     for (const BoundValue& value : statement.values) line += " " + DescribeValue(value);
@@ -209,7 +224,7 @@ void StatementHarness::InputRun::Execute(const GeneratedStatement& statement) {
   Note(line);
   try {
     const query::Result result =
-        statement.is_batch_message ? BatchMessage(statement) : Query(statement, {});
+        statement.is_batch_message ? BatchMessage(statement) : Query(statement, {}, again);
     if (const auto* rows = std::get_if<query::RowsResult>(&result)) {
       Note("-- " + std::to_string(rows->rows.size()) + " rows");
       if (statement.is_select && !rows->paging_state) {
@@ -246,6 +261,8 @@ void StatementHarness::InputRun::RunScript(std::string_view script) {
       Advance(std::atoll(std::string(line.substr(8)).c_str()));
     } else if (line.substr(0, 10) == "prepared: ") {
       Execute(GeneratedStatement{.text = std::string(line.substr(10)), .prepared = true});
+    } else if (line.substr(0, 7) == "again: ") {
+      Execute(GeneratedStatement{.text = std::string(line.substr(7)), .prepared = true}, true);
     } else {
       Execute(GeneratedStatement{.text = std::string(line)});
     }
@@ -257,12 +274,19 @@ void StatementHarness::InputRun::RunGenerated(std::string_view bytes) {
                                      " WITH replication = {'class': 'SimpleStrategy', "
                                      "'replication_factor': 1}"});
   Choices choices(bytes);
+  if (choices.Percent(50)) Execute(GeneratedStatement{.text = std::string("USE ") + kFuzzKeyspace});
   for (int step = 0; step < kMaxSteps && !choices.exhausted(); ++step) {
     const uint32_t r = choices.Below(100);
     if (r < 2) {
       Flush();
     } else if (r < 5) {
       Advance(choices.Pick({1, 2, 5, 50, 200}));
+    } else if (r < 9 && !prepared_.empty()) {
+      // An earlier prepared statement again, by its id: after DDL the
+      // processor prepares it again against the new schema.
+      // A copy: running it may add to prepared_.
+      const GeneratedStatement earlier = prepared_[choices.Below(prepared_.size())];
+      Execute(earlier, /*again=*/true);
     } else {
       const schema::SchemaPtr schema = store_.snapshot();
       StatementGenerator generator(choices, *schema, clock_.NowMicros());

@@ -7,6 +7,7 @@
 //   - a script: the text "#cql" on its first line, then one line each:
 //       <statement>            run as a QUERY
 //       prepared: <statement>  PREPARE, then EXECUTE without values
+//       again: <statement>     EXECUTE the id an earlier PREPARE of it gave
 //       flush                  the engine's memtables to disk
 //       advance <seconds>      the node's clock moves on (TTLs expire)
 //       -- ...                 a comment
