@@ -335,11 +335,11 @@ std::vector<storage::Mutation> ModificationStatement::Build(
   if (where_.has_slices()) {
     // As DeleteStatement.addUpdateForKey: an empty range (or IN) deletes
     // nothing, and is no error even when columns are named.
-    if (write.ranges().empty()) return mutations;
+    if (write.ranges().empty() || write.partition_keys().empty()) return mutations;
+    if (!regular_operations_.empty() || !static_operations_.empty()) {
+      ThrowInvalid("Range deletions are not supported for specific columns");
+    }
     for (const Bytes& key : write.partition_keys()) {
-      if (!regular_operations_.empty() || !static_operations_.empty()) {
-        ThrowInvalid("Range deletions are not supported for specific columns");
-      }
       storage::Mutation mutation = new_mutation(key);
       for (const DeletedRange& range : write.ranges()) {
         mutation.range_tombstones.push_back(storage::RangeTombstone{
