@@ -5,7 +5,7 @@
 
 #include "fuzz/statements/schema_generator.h"
 #include "fuzz/statements/value_generator.h"
-#include "query/function_value_text.h"
+#include "query/functions/function_value_text.h"
 #include "types/value_codec.h"
 #include "types/value_to_literal.h"
 

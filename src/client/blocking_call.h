@@ -12,7 +12,7 @@
 #include <chrono>
 #include <functional>
 
-#include "client/connection.h"
+#include "client/client_connection.h"
 
 namespace sibyl::client {
 

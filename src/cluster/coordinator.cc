@@ -1,6 +1,6 @@
 #include "cluster/coordinator.h"
 
-#include "common/error.h"
+#include "common/check.h"
 
 namespace sibyl::cluster {
 
@@ -25,19 +25,15 @@ storage::ReadResult Coordinator::Read(const storage::ReadCommand& command) const
 
 storage::ReadResult Coordinator::ReadThenMutate(const storage::ReadCommand& command,
                                                 const CasDecision& decide) {
-  if (command.partitions.size() != 1) {
-    throw CqlError(ErrorCode::kServerError,
-                   "A lightweight transaction must read exactly one partition");
-  }
+  SIBYL_CHECK(command.partitions.size() == 1,
+              "a lightweight transaction must read exactly one partition");
   const storage::PartitionKey& partition = command.partitions.front();
   std::unique_lock<std::mutex> lock = lwt_locks_.Lock(command.table_id, partition);
   storage::ReadResult current = engine_.Read(command);
   std::vector<storage::Mutation> mutations = decide(current);
   for (const storage::Mutation& m : mutations) {
-    if (m.table_id != command.table_id || !(m.partition == partition)) {
-      throw CqlError(ErrorCode::kServerError,
-                     "A lightweight transaction may only write the partition it read");
-    }
+    SIBYL_CHECK(m.table_id == command.table_id && m.partition == partition,
+                "a lightweight transaction may only write the partition it read");
   }
   if (mutations.size() == 1) {
     engine_.Apply(mutations.front());

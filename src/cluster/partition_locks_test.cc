@@ -14,6 +14,7 @@
 
 #include "cluster/coordinator.h"
 #include "cluster/token.h"
+#include "common/check.h"
 #include "common/error.h"
 #include "storage/reference_engine.h"
 #include "types/value_codec.h"
@@ -118,14 +119,14 @@ TEST_F(ReadThenMutateTest, RefusesOtherPartitionsAndWritesNothing) {
                    [&](const auto&) {
                      return std::vector<storage::Mutation>{Set(1, 1), Set(2, 2)};
                    }),
-               CqlError);
+               InternalError);
   EXPECT_EQ(Get(1), -1);
   EXPECT_EQ(Get(2), -1);
   storage::ReadCommand two = ReadOf(1);
   two.partitions.push_back(Key(2));
   EXPECT_THROW((void)coordinator_.ReadThenMutate(
                    two, [&](const auto&) { return std::vector<storage::Mutation>{}; }),
-               CqlError);
+               InternalError);
 }
 
 TEST_F(ReadThenMutateTest, ConcurrentIncrementsAreNeverLost) {

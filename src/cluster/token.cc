@@ -1,9 +1,10 @@
 #include "cluster/token.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cstring>
 #include <set>
+
+#include "common/check.h"
 
 namespace sibyl::cluster {
 namespace {
@@ -105,7 +106,7 @@ Bytes CompositeRoutingKey(const std::vector<BytesView>& components) {
   Bytes key;
   key.reserve(size);
   for (const auto& component : components) {
-    assert(component.size() <= 0xFFFF);
+    SIBYL_CHECK(component.size() <= 0xFFFF);
     AppendBE16(key, static_cast<uint16_t>(component.size()));
     key.append(component);
     key.push_back('\0');
@@ -114,7 +115,7 @@ Bytes CompositeRoutingKey(const std::vector<BytesView>& components) {
 }
 
 std::vector<Token> RandomTokens(int count, std::mt19937_64& rng) {
-  assert(count >= 0);
+  SIBYL_CHECK(count >= 0);
   std::set<Token> tokens;
   while (static_cast<int>(tokens.size()) < count) {
     const auto token = static_cast<Token>(rng());

@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "cql/token.h"
+#include "cql/lexer_token.h"
 
 namespace sibyl::cql {
 

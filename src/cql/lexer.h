@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cql/token.h"
+#include "cql/lexer_token.h"
 
 namespace sibyl::cql {
 

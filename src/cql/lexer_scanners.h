@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <string_view>
 
-#include "cql/token.h"
+#include "cql/lexer_token.h"
 
 namespace sibyl::cql::lexer_internal {
 

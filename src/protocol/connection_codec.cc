@@ -1,9 +1,9 @@
 #include "protocol/connection_codec.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cstring>
 
+#include "common/check.h"
 #include "protocol/response.h"
 
 // What the codec answers by itself, following Cassandra 4.1's transport
@@ -155,12 +155,12 @@ std::span<char> ConnectionCodec::PrepareRead(size_t min_space) {
 }
 
 void ConnectionCodec::CommitRead(size_t n) {
-  assert(n <= in_.size() - in_end_);
+  SIBYL_CHECK(n <= in_.size() - in_end_);
   in_end_ += n;
 }
 
 NextResult ConnectionCodec::Next(Envelope& out) {
-  assert(open_response_ == kNoResponse);
+  SIBYL_CHECK(open_response_ == kNoResponse);
   if (closed_) return NextResult::kClose;
   if (bad_request_close_) {
     return Fail("consecutive undecodable messages in one frame");
@@ -419,8 +419,8 @@ void ConnectionCodec::SetCompression(Compression c) {
 }
 
 void ConnectionCodec::StartSegmentFraming() {
-  assert(version_ == 5);
-  assert(open_response_ == kNoResponse);
+  SIBYL_CHECK(version_ == 5);
+  SIBYL_CHECK(open_response_ == kNoResponse);
   framing_ = true;
   segment_decoder_ = SegmentDecoder(compression_ == Compression::kLz4);
 }
@@ -428,7 +428,7 @@ void ConnectionCodec::StartSegmentFraming() {
 // ---- Output ---------------------------------------------------------------
 
 size_t ConnectionCodec::BeginEnvelope(int version, int16_t stream, Opcode opcode, uint8_t flags) {
-  assert(open_response_ == kNoResponse);
+  SIBYL_CHECK(open_response_ == kNoResponse);
   open_response_ = protocol::BeginResponse(OutputTarget(), version, flags, stream, opcode);
   // v3/v4 compress envelope bodies; v5 compresses segments instead.
   open_compressed_ = !framing_ && version < 5 && compression_ != Compression::kNone;
@@ -436,13 +436,13 @@ size_t ConnectionCodec::BeginEnvelope(int version, int16_t stream, Opcode opcode
 }
 
 Bytes& ConnectionCodec::BeginResponse(int16_t stream, Opcode opcode, uint8_t flags) {
-  assert(version_ != 0);
+  SIBYL_CHECK(version_ != 0);
   BeginEnvelope(version_, stream, opcode, flags);
   return OutputTarget();
 }
 
 void ConnectionCodec::EndResponse() {
-  assert(open_response_ != kNoResponse);
+  SIBYL_CHECK(open_response_ != kNoResponse);
   Bytes& target = OutputTarget();
   if (open_compressed_) {
     const size_t body_at = open_response_ + kHeaderSize;
@@ -469,7 +469,7 @@ void ConnectionCodec::QueueError(int version, int16_t stream, ErrorCode code,
 // their 8-byte header layout) and otherwise with the connection's version, or
 // the greatest supported one before STARTUP.
 void ConnectionCodec::QueueUnsupportedVersion(int requested_version) {
-  assert(open_response_ == kNoResponse);
+  SIBYL_CHECK(open_response_ == kNoResponse);
   Bytes& out = wire_;
   const size_t start = out.size();
   if (requested_version == 1 || requested_version == 2) {
@@ -492,7 +492,7 @@ void ConnectionCodec::QueueUnsupportedVersion(int requested_version) {
 bool ConnectionCodec::HasOutput() const { return wire_begin_ < wire_.size() || !pending_.empty(); }
 
 BytesView ConnectionCodec::Output() {
-  assert(open_response_ == kNoResponse);
+  SIBYL_CHECK(open_response_ == kNoResponse);
   if (!pending_.empty()) {
     EncodeSegments(pending_, compression_ == Compression::kLz4, wire_);
     pending_.clear();

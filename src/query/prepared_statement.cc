@@ -3,8 +3,8 @@
 #include <type_traits>
 
 #include "common/error.h"
-#include "query/describe_executor.h"
 #include "query/statement_id.h"
+#include "query/statements/describe_statement.h"
 
 namespace sibyl::query {
 

@@ -5,10 +5,10 @@
 
 #include "common/error.h"
 #include "cql/parser.h"
-#include "query/bind_variables.h"
-#include "query/describe_executor.h"
+#include "query/read/storage_layout.h"
 #include "query/statement_id.h"
-#include "query/storage_layout.h"
+#include "query/statements/describe_statement.h"
+#include "query/terms/bind_variables.h"
 #include "schema/virtual_keyspaces.h"
 #include "types/value_codec.h"
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "common/error.h"
 #include "types/value_codec.h"
 
 namespace sibyl::schema {
@@ -43,8 +44,22 @@ int PartitionPosition::Compare(const PartitionPosition& other) const {
   return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
 
+void CheckKeyLength(size_t length) {
+  if (length > kMaxKeyLength) {
+    ThrowInvalid("Key length of " + std::to_string(length) + " is longer than maximum of " +
+                 std::to_string(kMaxKeyLength));
+  }
+}
+
 Bytes RoutingKey(const std::vector<BytesView>& components) {
   if (components.size() == 1) return Bytes(components[0]);
+  size_t composite_length = 0;
+  bool component_too_long = false;
+  for (const BytesView component : components) {
+    composite_length += component.size() + 3;  // [u16 length][bytes][end-of-component]
+    component_too_long |= component.size() > kMaxKeyLength;
+  }
+  if (component_too_long) CheckKeyLength(composite_length);
   return cluster::CompositeRoutingKey(components);
 }
 

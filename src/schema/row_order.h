@@ -34,8 +34,18 @@ struct PartitionPosition {
 int ComparePartitions(const TableMetadata& table, const PartitionPosition& a,
                       const PartitionPosition& b);
 
+// FBUtilities.MAX_UNSIGNED_SHORT: the longest partition key (routing key)
+// and clustering value.
+inline constexpr size_t kMaxKeyLength = 65535;
+
+// InvalidRequest "Key length of N is longer than maximum of 65535" when
+// `length` is over kMaxKeyLength.
+void CheckKeyLength(size_t length);
+
 // The routing key of a partition key given as one serialized value per
-// partition key column (a null component is taken as empty).
+// partition key column (a null component is taken as empty). A component too
+// long for a composite key's 16-bit length is refused with CheckKeyLength's
+// message for the whole key's length (the key would be longer still).
 Bytes RoutingKey(const std::vector<BytesView>& components);
 
 // REQUIRES: row.size() == table.columns.size().

@@ -1,9 +1,9 @@
 #include "schema/table_builder.h"
 
 #include <algorithm>
-#include <cassert>
 #include <utility>
 
+#include "common/check.h"
 #include "schema/table_validation.h"
 
 namespace sibyl::schema {
@@ -74,7 +74,7 @@ TableBuilder& TableBuilder::Virtual() {
 }
 
 TablePtr TableBuilder::Build() {
-  assert(partition_key_count_ > 0);
+  SIBYL_CHECK(partition_key_count_ > 0);
   SortColumns(table_);
   return std::make_shared<const TableMetadata>(std::move(table_));
 }

@@ -1,19 +1,19 @@
 #include "schema/virtual_table.h"
 
-#include <cassert>
+#include "common/check.h"
 
 namespace sibyl::schema {
 
 RowWriter& RowWriter::Set(std::string_view column, Bytes value) {
   int index = table_.ColumnIndex(column);
-  assert(index >= 0);
+  SIBYL_CHECK(index >= 0);
   if (index >= 0) row_[static_cast<size_t>(index)] = std::move(value);
   return *this;
 }
 
 RowWriter& RowWriter::SetNull(std::string_view column) {
   int index = table_.ColumnIndex(column);
-  assert(index >= 0);
+  SIBYL_CHECK(index >= 0);
   if (index >= 0) row_[static_cast<size_t>(index)].reset();
   return *this;
 }

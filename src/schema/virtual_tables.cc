@@ -1,7 +1,6 @@
 #include "schema/virtual_tables.h"
 
-#include <cassert>
-
+#include "common/check.h"
 #include "schema/node_tables.h"
 #include "schema/schema_tables.h"
 #include "schema/settings_table.h"
@@ -23,7 +22,7 @@ VirtualTables VirtualTables::SystemTables() {
 void VirtualTables::Add(std::unique_ptr<VirtualTable> table) {
   auto key = std::make_pair(table->keyspace(), table->name());
   [[maybe_unused]] bool inserted = tables_.emplace(std::move(key), std::move(table)).second;
-  assert(inserted);
+  SIBYL_CHECK(inserted);
 }
 
 const VirtualTable* VirtualTables::Find(std::string_view keyspace, std::string_view table) const {

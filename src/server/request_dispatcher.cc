@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "common/check.h"
 #include "common/error.h"
 #include "common/hex.h"
 #include "protocol/response.h"
@@ -13,6 +14,7 @@
 #include "schema/local_node_info.h"
 #include "server/event_bus.h"
 #include "server/server_context.h"
+#include "storage/storage_error.h"
 
 namespace sibyl::server {
 
@@ -168,10 +170,15 @@ DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
         request);
   } catch (const CqlError& error) {
     WriteError(codec, stream, error);
+  } catch (const InternalError& e) {
+    ReportUnexpected(envelope, codec, e.what(), "Internal error", e.where());
+  } catch (const storage::StorageError& e) {
+    ReportUnexpected(envelope, codec, e.what(), "Storage failure", e.detail());
   } catch (const std::exception& e) {
-    ReportUnexpected(envelope, codec, e.what());
+    ReportUnexpected(envelope, codec, e.what(), "Unexpected exception", {});
   } catch (...) {
-    ReportUnexpected(envelope, codec, "an exception that is not a std::exception");
+    ReportUnexpected(envelope, codec, "an exception that is not a std::exception",
+                     "Unexpected exception", {});
   }
   // In v5, everything after the reply to a STARTUP is framed in segments,
   // whatever that reply was (Cassandra switches its pipeline once it is written).
@@ -182,19 +189,28 @@ DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
   return DispatchOutcome::kContinue;
 }
 
-// A failure no client input should cause: the client gets a Server error
-// (Cassandra's answer to an unexpected exception), the operator one log line
-// naming the request, so that a report carries what to reproduce it with.
+// A failure no client input should cause (docs/dev/errors.md): the client
+// gets a Server error with `client_message` (Cassandra's answer to an
+// unexpected exception), the operator one log line naming the request and
+// `log_detail` (where a check failed, the storage engine's own text), so
+// that a report carries what to reproduce it with.
 void RequestDispatcher::ReportUnexpected(const protocol::Envelope& envelope,
-                                         protocol::ConnectionCodec& codec, std::string_view what) {
+                                         protocol::ConnectionCodec& codec,
+                                         std::string_view client_message, std::string_view kind,
+                                         std::string_view log_detail) {
   std::string description;
   try {
     description = DescribeRequest(envelope, codec.version());
   } catch (const std::exception&) {
     description = std::string(MessageTypeName(envelope.header.opcode)) + " (not decodable)";
   }
-  spdlog::error("Unexpected exception while executing {}: {}", description, what);
-  WriteError(codec, envelope.header.stream, CqlError(ErrorCode::kServerError, std::string(what)));
+  if (log_detail.empty()) {
+    spdlog::error("{} while executing {}: {}", kind, description, client_message);
+  } else {
+    spdlog::error("{} while executing {}: {} [{}]", kind, description, client_message, log_detail);
+  }
+  WriteError(codec, envelope.header.stream,
+             CqlError(ErrorCode::kServerError, std::string(client_message)));
 }
 
 std::string RequestDispatcher::DescribeRequest(const protocol::Envelope& envelope,

@@ -40,10 +40,12 @@ class RequestDispatcher {
   Bytes& BeginResultWithWarnings(protocol::ConnectionCodec& codec, int16_t stream);
   void WriteResult(const query::Result& result, protocol::ConnectionCodec& codec, int16_t stream,
                    bool skip_metadata);
-  // Answers an exception that is not a CqlError (a bug) with a Server error
-  // and logs it with the request that caused it.
+  // Answers an exception that is not a CqlError (a failed check, a storage
+  // failure, a bug) with a Server error carrying `client_message`, and logs
+  // `kind`, the request that caused it and `log_detail` (empty: none).
   void ReportUnexpected(const protocol::Envelope& envelope, protocol::ConnectionCodec& codec,
-                        std::string_view what);
+                        std::string_view client_message, std::string_view kind,
+                        std::string_view log_detail);
   // The request for the log: its kind and statement text (a prepared
   // statement's text when the id is known). Throws when it does not decode.
   std::string DescribeRequest(const protocol::Envelope& envelope, int version) const;

@@ -5,10 +5,12 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 
 #include "cluster/coordinator.h"
+#include "common/check.h"
 #include "common/clock.h"
 #include "protocol/test_frames.h"
 #include "protocol/wire_format.h"
@@ -17,6 +19,7 @@
 #include "server/event_bus.h"
 #include "server/server_context.h"
 #include "storage/engine.h"
+#include "storage/storage_error.h"
 
 namespace sibyl::server {
 namespace {
@@ -271,23 +274,34 @@ TEST_F(DispatcherTest, PageSizeZeroIsRefused) {
   EXPECT_EQ(ErrorMessage(out.at(0)), "The page size cannot be 0");
 }
 
-// An engine whose reads fail the way a bug would: not with a CqlError.
+// An engine whose reads fail with `fail`'s exception: not a CqlError.
 class FailingEngine final : public storage::Engine {
  public:
+  explicit FailingEngine(std::function<void()> fail) : fail_(std::move(fail)) {}
   void SyncTables(const std::vector<storage::TableLayout>&) override {}
   void Apply(const storage::Mutation&) override {}
   void ApplyAll(const std::vector<const storage::Mutation*>&) override {}
   storage::ReadResult Read(const storage::ReadCommand&) const override {
-    throw std::runtime_error("the engine failed");
+    fail_();
+    return {};
   }
   void Truncate(const types::Uuid&) override {}
   void Flush() override {}
   void Compact(const types::Uuid&) override {}
+
+ private:
+  std::function<void()> fail_;
 };
 
-// An exception that is not a CqlError is a bug: the client gets a Server
-// error and the log one line naming the statement that caused it.
-TEST(DispatcherFailureTest, UnexpectedExceptionIsAServerErrorAndALogLine) {
+struct FailureOutcome {
+  uint32_t code = 0;
+  std::string response;  // the ERROR body
+  std::string log;
+};
+
+// Runs `SELECT v FROM ks.t WHERE k = 1` (written over two lines) against an
+// engine whose read fails with `fail`, capturing the response and the log.
+FailureOutcome RunFailingRead(std::function<void()> fail) {
   std::ostringstream log;
   auto logger = std::make_shared<spdlog::logger>(
       "test", std::make_shared<spdlog::sinks::ostream_sink_mt>(log));
@@ -298,7 +312,7 @@ TEST(DispatcherFailureTest, UnexpectedExceptionIsAServerErrorAndALogLine) {
   schema::LocalNodeInfo node;
   schema::SchemaStore schemas(schema::MakeInitialSchema());
   schema::VirtualTables tables = schema::VirtualTables::SystemTables();
-  FailingEngine engine;
+  FailingEngine engine(std::move(fail));
   ManualClock clock;
   cluster::Coordinator coordinator(engine, clock);
   query::QueryProcessor processor(schemas, tables, node, &coordinator);
@@ -323,16 +337,59 @@ TEST(DispatcherFailureTest, UnexpectedExceptionIsAServerErrorAndALogLine) {
   auto out = send(4, Opcode::kQuery, QueryBody("SELECT v\nFROM ks.t WHERE k = 1", 4));
   spdlog::set_default_logger(previous);
 
-  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out.size(), 1u);
+  if (out.empty()) return {};
   EXPECT_EQ(out[0].opcode, static_cast<uint8_t>(Opcode::kError));
-  EXPECT_EQ(LoadBE32(out[0].body.data()), 0x0000u);  // Server error
-  EXPECT_NE(out[0].body.find("the engine failed"), std::string::npos);
-  const std::string text = log.str();
-  EXPECT_NE(text.find("Unexpected exception while executing QUERY \"SELECT v FROM ks.t WHERE "
-                      "k = 1\": the engine failed"),
+  return FailureOutcome{LoadBE32(out[0].body.data()), out[0].body, log.str()};
+}
+
+// An exception that is not a CqlError is a bug: the client gets a Server
+// error and the log one line naming the statement that caused it.
+TEST(DispatcherFailureTest, UnexpectedExceptionIsAServerErrorAndALogLine) {
+  const FailureOutcome outcome =
+      RunFailingRead([] { throw std::runtime_error("the engine failed"); });
+  EXPECT_EQ(outcome.code, 0x0000u);  // Server error
+  EXPECT_NE(outcome.response.find("the engine failed"), std::string::npos);
+  EXPECT_NE(outcome.log.find("Unexpected exception while executing QUERY \"SELECT v FROM ks.t "
+                             "WHERE k = 1\": the engine failed"),
             std::string::npos)
-      << text;
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
+      << outcome.log;
+  EXPECT_EQ(std::count(outcome.log.begin(), outcome.log.end(), '\n'), 1) << outcome.log;
+}
+
+// A failed check: a Server error with its description; the log line adds
+// where the check is.
+TEST(DispatcherFailureTest, FailedCheckIsAServerErrorAndALogLineWithItsPlace) {
+  const FailureOutcome outcome = RunFailingRead([] {
+    const int answer = 41;
+    SIBYL_CHECK(answer == 42, "the answer is " + std::to_string(answer));
+  });
+  EXPECT_EQ(outcome.code, 0x0000u);
+  EXPECT_NE(outcome.response.find("Internal error: the answer is 41 (failed check: answer == 42)"),
+            std::string::npos);
+  EXPECT_NE(outcome.log.find("Internal error while executing QUERY \"SELECT v FROM ks.t WHERE "
+                             "k = 1\": Internal error: the answer is 41"),
+            std::string::npos)
+      << outcome.log;
+  EXPECT_NE(outcome.log.find("[src/server/request_dispatcher_test.cc:"), std::string::npos)
+      << outcome.log;
+}
+
+// A storage failure: the client is told which operation failed on which
+// table, the operator gets the engine's own text in the log.
+TEST(DispatcherFailureTest, StorageFailureKeepsEngineTextInTheLog) {
+  const FailureOutcome outcome = RunFailingRead([] {
+    throw storage::StorageError("read", "ks.t", "IO error: /data/000042.sst: No space left");
+  });
+  EXPECT_EQ(outcome.code, 0x0000u);
+  EXPECT_NE(outcome.response.find(
+                "Storage failure: read of table ks.t failed; the node's log has the details"),
+            std::string::npos);
+  EXPECT_EQ(outcome.response.find("IO error"), std::string::npos);
+  EXPECT_NE(outcome.log.find("Storage failure while executing QUERY"), std::string::npos)
+      << outcome.log;
+  EXPECT_NE(outcome.log.find("[IO error: /data/000042.sst: No space left]"), std::string::npos)
+      << outcome.log;
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "storage/storage_error.h"
+
 namespace sibyl::storage {
 
 CommitlogSyncer::CommitlogSyncer(rocksdb::DB& db, const EngineOptions& options)
@@ -39,7 +41,7 @@ void CommitlogSyncer::AwaitDurable() {
     synced_.wait(lock, [&] { return durable_ >= ticket || !failure_.empty() || stopping_; });
     if (durable_ >= ticket) return;
   }
-  if (!failure_.empty()) throw std::runtime_error("commit log sync failed: " + failure_);
+  if (!failure_.empty()) throw StorageError("commit log sync", {}, failure_);
 }
 
 void CommitlogSyncer::RunPeriodic() {

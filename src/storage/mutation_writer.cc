@@ -6,6 +6,7 @@
 
 #include "storage/cell_codec.h"
 #include "storage/key_codec.h"
+#include "storage/storage_error.h"
 
 namespace sibyl::storage {
 namespace {
@@ -88,7 +89,7 @@ class RecordWriter {
     encode_value(value_);
     rocksdb::Status status = batch_.Merge(family_, key_, value_);
     if (!status.ok()) {
-      throw std::runtime_error("cannot add a write to a batch: " + status.ToString());
+      throw StorageError("write", {}, "adding a write to a batch: " + status.ToString());
     }
   }
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "storage/mutation_writer.h"
+#include "storage/storage_error.h"
 #include "storage/table_family_options.h"
 #include "storage/table_reader.h"
 
@@ -32,8 +33,15 @@ void DisablePerfCountingOnThisThread() {
   (void)disabled;
 }
 
-void Check(const rocksdb::Status& status, const std::string& what) {
-  if (!status.ok()) throw std::runtime_error(what + ": " + status.ToString());
+// `operation` and `table` as StorageError takes them; the status goes to the log only.
+void Check(const rocksdb::Status& status, const std::string& operation,
+           const std::string& table = {}) {
+  if (status.ok()) [[likely]] {
+    return;
+  }
+  throw StorageError(
+      operation, table,
+      operation + (table.empty() ? "" : " of table " + table) + ": " + status.ToString());
 }
 
 // The options every table had when last synced, read before opening so that
@@ -102,7 +110,7 @@ RocksDbEngine::RocksDbEngine(const EngineOptions& options, Clock& clock)
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
   Check(rocksdb::DB::Open(db_options, directory, descriptors, &handles, &raw),
-        "cannot open the database in " + directory);
+        "opening the data directory " + directory);
   db_.reset(raw);
   for (size_t i = 0; i < handles.size(); ++i) {
     if (descriptors[i].name == rocksdb::kDefaultColumnFamilyName) {
@@ -123,7 +131,7 @@ RocksDbEngine::~RocksDbEngine() {
 const RocksDbEngine::Table& RocksDbEngine::FindTable(const types::Uuid& id) const {
   auto it = tables_.find(id);
   if (it == tables_.end() || !it->second.layout) {
-    throw std::runtime_error("unknown table " + id.ToString());
+    throw StorageError("access", id.ToString(), "the engine has no column family for the table");
   }
   return it->second;
 }
@@ -133,22 +141,22 @@ void RocksDbEngine::StoreOptions(const std::string& name, const StorageOptions* 
   rocksdb::WriteOptions write;
   write.sync = true;
   if (options == nullptr) {
-    Check(db_->Delete(write, key), "cannot forget the options of table " + name);
+    Check(db_->Delete(write, key), "forgetting the storage options", name);
   } else {
-    Check(db_->Put(write, key, EncodeStorageOptions(*options)),
-          "cannot store the options of table " + name);
+    Check(db_->Put(write, key, EncodeStorageOptions(*options)), "storing the storage options",
+          name);
   }
 }
 
 void RocksDbEngine::CreateFamily(const std::string& name, Table& table) {
   Check(db_->CreateColumnFamily(TableFamilyOptions(table.options, cache_, table.purge_state), name,
                                 &table.handle),
-        "cannot create the column family of table " + name);
+        "creating the column family", name);
 }
 
 void RocksDbEngine::DropFamily(Table& table) {
-  Check(db_->DropColumnFamily(table.handle), "cannot drop a column family");
-  Check(db_->DestroyColumnFamilyHandle(table.handle), "cannot release a column family");
+  Check(db_->DropColumnFamily(table.handle), "dropping a column family");
+  Check(db_->DestroyColumnFamilyHandle(table.handle), "releasing a column family");
   table.handle = nullptr;
 }
 
@@ -181,7 +189,7 @@ void RocksDbEngine::SyncTables(const std::vector<TableLayout>& layouts) {
       if (table.options.compression != layout.options.compression) {
         Check(db_->SetOptions(table.handle, {{"compression",
                                               CompressionOptionValue(layout.options.compression)}}),
-              "cannot change the compression of table " + name);
+              "changing the compression", name);
         table.options.compression = layout.options.compression;
       }
       StoreOptions(name, &layout.options);
@@ -200,7 +208,7 @@ void RocksDbEngine::SyncTables(const std::vector<TableLayout>& layouts) {
 }
 
 void RocksDbEngine::Write(rocksdb::WriteBatch& batch) {
-  Check(db_->Write(syncer_->write_options(), &batch), "write failed");
+  Check(db_->Write(syncer_->write_options(), &batch), "write");
 }
 
 void RocksDbEngine::Apply(const Mutation& mutation) { ApplyAll({&mutation}); }
@@ -242,9 +250,9 @@ void RocksDbEngine::Flush() {
   rocksdb::FlushOptions flush;
   flush.wait = true;
   for (const auto& [id, table] : tables_) {
-    Check(db_->Flush(flush, table.handle), "flush of table " + id.ToString() + " failed");
+    Check(db_->Flush(flush, table.handle), "flush", id.ToString());
   }
-  Check(db_->FlushWAL(/*sync=*/true), "WAL sync failed");
+  Check(db_->FlushWAL(/*sync=*/true), "commit log sync");
 }
 
 void RocksDbEngine::Compact(const types::Uuid& table_id) {
@@ -252,13 +260,14 @@ void RocksDbEngine::Compact(const types::Uuid& table_id) {
   const Table& table = FindTable(table_id);
   rocksdb::FlushOptions flush;
   flush.wait = true;
-  Check(db_->Flush(flush, table.handle), "flush before compaction failed");
+  Check(db_->Flush(flush, table.handle), "flush before compaction", table_id.ToString());
   rocksdb::CompactRangeOptions compact;
   compact.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
   // The first pass merges every key's versions into one value; the second
   // lets the filter judge those fully merged values (purge_compaction_filter.h).
   for (int pass = 0; pass < 2; ++pass) {
-    Check(db_->CompactRange(compact, table.handle, nullptr, nullptr), "compaction failed");
+    Check(db_->CompactRange(compact, table.handle, nullptr, nullptr), "compaction",
+          table_id.ToString());
   }
 }
 

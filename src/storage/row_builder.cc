@@ -6,6 +6,7 @@
 #include "storage/cell_codec.h"
 #include "storage/key_codec.h"
 #include "storage/reconcile.h"
+#include "storage/storage_error.h"
 
 namespace sibyl::storage {
 namespace {
@@ -14,7 +15,7 @@ bool Shadows(const DeletionTime& deletion, int64_t timestamp) {
   return !deletion.is_live() && deletion.Deletes(timestamp);
 }
 
-[[noreturn]] void Malformed() { throw std::runtime_error("malformed stored record"); }
+[[noreturn]] void Malformed() { throw StorageError("read", {}, "malformed stored record"); }
 
 }  // namespace
 

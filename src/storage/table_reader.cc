@@ -10,6 +10,7 @@
 #include "storage/key_codec.h"
 #include "storage/reconcile.h"
 #include "storage/row_builder.h"
+#include "storage/storage_error.h"
 
 namespace sibyl::storage {
 namespace {
@@ -29,7 +30,7 @@ Bytes WithKind(BytesView prefix, KeyKind kind) {
 }
 
 void CheckStatus(const rocksdb::Iterator& it) {
-  if (!it.status().ok()) throw std::runtime_error("read failed: " + it.status().ToString());
+  if (!it.status().ok()) throw StorageError("read", {}, "read: " + it.status().ToString());
 }
 
 struct RangeDeletion {
@@ -174,7 +175,7 @@ class Reader {
         if (!hi.empty() && key >= BytesView(hi)) break;
         size_t length = PartitionPrefixLength(key);
         auto partition = DecodePartitionPrefix(key.substr(0, length));
-        if (length == 0 || !partition) throw std::runtime_error("malformed stored key");
+        if (length == 0 || !partition) throw StorageError("read", {}, "malformed stored key");
         // The iterator stands at the partition's first record.
         Bytes prefix(key.substr(0, length));
         if (!ReadOnePartition(*it, prefix, *partition)) return;
@@ -202,7 +203,7 @@ class Reader {
     DeletionTime partition_deletion;
     if (at_kind(KeyKind::kPartitionDeletion)) {
       auto deletion = DecodeDeletion(ToView(it.value()));
-      if (!deletion) throw std::runtime_error("malformed partition deletion");
+      if (!deletion) throw StorageError("read", {}, "malformed partition deletion");
       partition_deletion = *deletion;
       ++other_tombstones_;
       it.Next();
@@ -212,7 +213,7 @@ class Reader {
     for (; at_kind(KeyKind::kRangeTombstone); it.Next()) {
       auto bounds = ReadRangeTombstoneBounds(ToView(it.key()).substr(kind_end));
       auto deletion = DecodeDeletion(ToView(it.value()));
-      if (!bounds || !deletion) throw std::runtime_error("malformed range tombstone");
+      if (!bounds || !deletion) throw StorageError("read", {}, "malformed range tombstone");
       range_deletions_.push_back(
           {EncodeClusteringRange(table_, bounds->first, bounds->second), *deletion});
       ++other_tombstones_;

@@ -1,13 +1,14 @@
 #include "tools/fixed_rate_schedule.h"
 
-#include <cassert>
 #include <cmath>
+
+#include "common/check.h"
 
 namespace sibyl::tools {
 
 FixedRateSchedule::FixedRateSchedule(Clock::time_point start, double ops_per_second)
     : start_(start), ops_per_second_(ops_per_second), nanos_per_op_(1e9 / ops_per_second) {
-  assert(ops_per_second > 0);
+  SIBYL_CHECK(ops_per_second > 0);
 }
 
 FixedRateSchedule::Clock::time_point FixedRateSchedule::IntendedStart(uint64_t n) const {

@@ -1,6 +1,6 @@
 #include "tools/row_generator.h"
 
-#include <cassert>
+#include "common/check.h"
 
 namespace sibyl::tools {
 
@@ -25,7 +25,7 @@ RowGenerator::RowGenerator(uint64_t partitions, uint64_t rows_per_partition, int
       rows_per_partition_(rows_per_partition),
       rows_(partitions * rows_per_partition),
       value_size_(static_cast<size_t>(value_size)) {
-  assert(partitions >= 1 && rows_per_partition >= 1 && value_size >= 0);
+  SIBYL_CHECK(partitions >= 1 && rows_per_partition >= 1 && value_size >= 0);
   pool_.resize(value_size_ + kSlack);
   for (size_t i = 0; i < pool_.size(); ++i) pool_[i] = static_cast<char>(MixBits(i));
 }

@@ -18,7 +18,7 @@
 #include <optional>
 #include <vector>
 
-#include "client/connection.h"
+#include "client/client_connection.h"
 #include "tools/fixed_rate_schedule.h"
 #include "tools/stress_result.h"
 #include "tools/stress_workload.h"

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "client/connection.h"
+#include "client/client_connection.h"
 #include "common/bytes.h"
 #include "tools/row_generator.h"
 #include "tools/stress_options.h"

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <boost/multiprecision/cpp_int.hpp>
-#include <cassert>
 #include <iterator>
+
+#include "common/check.h"
 
 namespace sibyl::types {
 namespace {
@@ -73,7 +74,7 @@ Bytes VarintBytes(const BigInteger& value) {
 }
 
 int CompareVarint(BytesView a, BytesView b) {
-  assert(!a.empty() && !b.empty());
+  SIBYL_CHECK(!a.empty() && !b.empty());
   a = StripSignExtension(a);
   b = StripSignExtension(b);
   const bool a_negative = static_cast<uint8_t>(a[0]) & 0x80;
@@ -94,7 +95,7 @@ int CompareVarint(BytesView a, BytesView b) {
 }
 
 int CompareDecimal(BytesView a, BytesView b) {
-  assert(a.size() >= 4 && b.size() >= 4);
+  SIBYL_CHECK(a.size() >= 4 && b.size() >= 4);
   const auto scale_a = static_cast<int32_t>(LoadBE32(a.data()));
   const auto scale_b = static_cast<int32_t>(LoadBE32(b.data()));
   cpp_int unscaled_a = a.size() > 4 ? VarintValue(a.substr(4)) : cpp_int(0);
@@ -127,12 +128,12 @@ int CompareDecimal(BytesView a, BytesView b) {
 }
 
 std::string VarintToString(BytesView v) {
-  assert(!v.empty());
+  SIBYL_CHECK(!v.empty());
   return VarintValue(v).str();
 }
 
 std::string DecimalToString(BytesView v) {
-  assert(v.size() >= 4);
+  SIBYL_CHECK(v.size() >= 4);
   const auto scale = static_cast<int32_t>(LoadBE32(v.data()));
   const cpp_int unscaled = v.size() > 4 ? VarintValue(v.substr(4)) : cpp_int(0);
   const std::string digits = cpp_int(abs(unscaled)).str();

@@ -1,8 +1,8 @@
 #include "types/collection_value.h"
 
 #include <algorithm>
-#include <cassert>
 
+#include "common/check.h"
 #include "types/value_codec.h"
 #include "types/vector_layout.h"
 #include "types/vint.h"
@@ -38,8 +38,8 @@ Bytes BuildMapValue(const CqlType& key_type, std::vector<std::pair<Bytes, Bytes>
 }
 
 Bytes BuildVectorValue(const CqlType& vector_type, const std::vector<Bytes>& elements) {
-  assert(vector_type.kind() == Kind::kVector);
-  assert(elements.size() == static_cast<size_t>(vector_type.vector_dimension()));
+  SIBYL_CHECK(vector_type.kind() == Kind::kVector);
+  SIBYL_CHECK(elements.size() == static_cast<size_t>(vector_type.vector_dimension()));
   const bool fixed = FixedValueLength(*vector_type.params()[0]).has_value();
   Bytes out;
   for (const Bytes& element : elements) {

@@ -1,10 +1,10 @@
 #include "types/cql_type.h"
 
 #include <array>
-#include <cassert>
 #include <stdexcept>
 #include <utility>
 
+#include "common/check.h"
 #include "common/hex.h"
 #include "types/cql_identifier.h"
 
@@ -50,7 +50,7 @@ const NativeName& NativeNameOf(Kind kind) {
 }
 
 void AppendString(Bytes& out, std::string_view s) {
-  assert(s.size() <= 0xFFFF);
+  SIBYL_CHECK(s.size() <= 0xFFFF);
   AppendBE16(out, static_cast<uint16_t>(s.size()));
   out.append(s);
 }
@@ -227,7 +227,7 @@ TypePtr CqlType::Tuple(std::vector<TypePtr> elements) {
 
 TypePtr CqlType::Udt(std::string keyspace, std::string name, std::vector<std::string> field_names,
                      std::vector<TypePtr> field_types, bool frozen) {
-  assert(field_names.size() == field_types.size());
+  SIBYL_CHECK(field_names.size() == field_types.size());
   auto type = std::shared_ptr<CqlType>(new CqlType(Kind::kUdt));
   type->frozen_ = frozen;
   type->udt_keyspace_ = std::move(keyspace);
@@ -238,7 +238,7 @@ TypePtr CqlType::Udt(std::string keyspace, std::string name, std::vector<std::st
 }
 
 TypePtr CqlType::Vector(TypePtr element, int32_t dimension) {
-  assert(dimension > 0);
+  SIBYL_CHECK(dimension > 0);
   auto type = std::shared_ptr<CqlType>(new CqlType(Kind::kVector));
   type->frozen_ = true;
   type->vector_dimension_ = dimension;
@@ -299,7 +299,7 @@ void CqlType::EncodeOption(Bytes& out) const {
       for (const auto& param : params_) param->EncodeOption(out);
       break;
     case Kind::kUdt:
-      assert(!is_unresolved_udt());
+      SIBYL_CHECK(!is_unresolved_udt());
       AppendString(out, udt_keyspace_);
       AppendString(out, udt_name_);
       AppendBE16(out, static_cast<uint16_t>(field_names_.size()));

@@ -3,10 +3,10 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
-#include <cassert>
 #include <cstring>
 #include <stdexcept>
 
+#include "common/check.h"
 #include "common/hex.h"
 
 namespace sibyl::types {
@@ -71,7 +71,7 @@ std::optional<Uuid> Uuid::Parse(std::string_view text) {
 }
 
 Uuid Uuid::FromBytes(BytesView b) {
-  assert(b.size() == 16);
+  SIBYL_CHECK(b.size() == 16);
   Uuid uuid;
   std::memcpy(uuid.bytes.data(), b.data(), 16);
   return uuid;
@@ -91,7 +91,7 @@ Uuid Uuid::TimeBased(int64_t timestamp, uint64_t clock_seq_and_node) {
 }
 
 int64_t Uuid::Timestamp() const {
-  assert(version() == 1);
+  SIBYL_CHECK(version() == 1);
   const uint64_t time_low =
       uint64_t{bytes[0]} << 24 | uint64_t{bytes[1]} << 16 | uint64_t{bytes[2]} << 8 | bytes[3];
   const uint64_t time_mid = uint64_t{bytes[4]} << 8 | bytes[5];

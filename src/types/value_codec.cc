@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <cassert>
 #include <cstring>
 
+#include "common/check.h"
 #include "common/error.h"
 #include "types/big_number.h"
 #include "types/serialized_cursor.h"
@@ -183,27 +183,27 @@ std::vector<std::optional<BytesView>> DecodeTupleComponents(BytesView serialized
 }
 
 int32_t DecodeInt(BytesView v) {
-  assert(v.size() == 4);
+  SIBYL_CHECK(v.size() == 4);
   return static_cast<int32_t>(LoadBE32(v.data()));
 }
 
 int64_t DecodeBigint(BytesView v) {
-  assert(v.size() == 8);
+  SIBYL_CHECK(v.size() == 8);
   return static_cast<int64_t>(LoadBE64(v.data()));
 }
 
 int16_t DecodeSmallint(BytesView v) {
-  assert(v.size() == 2);
+  SIBYL_CHECK(v.size() == 2);
   return static_cast<int16_t>(LoadBE16(v.data()));
 }
 
 int8_t DecodeTinyint(BytesView v) {
-  assert(v.size() == 1);
+  SIBYL_CHECK(v.size() == 1);
   return static_cast<int8_t>(v[0]);
 }
 
 bool DecodeBoolean(BytesView v) {
-  assert(v.size() == 1);
+  SIBYL_CHECK(v.size() == 1);
   return v[0] != 0;
 }
 
@@ -212,7 +212,7 @@ double DecodeDouble(BytesView v) { return std::bit_cast<double>(DecodeBigint(v))
 float DecodeFloat(BytesView v) { return std::bit_cast<float>(DecodeInt(v)); }
 
 int32_t DecodeDate(BytesView v) {
-  assert(v.size() == 4);
+  SIBYL_CHECK(v.size() == 4);
   return static_cast<int32_t>(LoadBE32(v.data()) ^ 0x80000000u);
 }
 

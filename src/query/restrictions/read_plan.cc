@@ -1,0 +1,33 @@
+#include "query/restrictions/read_plan.h"
+
+#include <algorithm>
+
+#include "cluster/token.h"
+#include "query/restrictions/clustering_slices.h"
+
+namespace sibyl::query {
+
+bool ReadPlan::Contains(const schema::TableMetadata& table, const schema::Row& row) const {
+  if (selects_nothing) return false;
+  std::vector<BytesView> components;
+  components.reserve(table.partition_key_size());
+  for (size_t i = 0; i < table.partition_key_size(); ++i) {
+    components.emplace_back(row[i] ? BytesView(*row[i]) : BytesView());
+  }
+  const Bytes key = schema::RoutingKey(components);
+  if (partitions) {
+    const bool named = std::any_of(partitions->begin(), partitions->end(),
+                                   [&](const storage::PartitionKey& p) { return p.key == key; });
+    if (!named) return false;
+  } else if (range.start != cluster::kMinimumToken || range.end != cluster::kMinimumToken) {
+    const cluster::Token token = cluster::Murmur3Token(key);
+    if (token <= range.start) return false;
+    if (range.end != cluster::kMinimumToken && token > range.end) return false;
+  }
+  if (slices.empty()) return true;
+  return std::any_of(slices.begin(), slices.end(), [&](const storage::ClusteringSlice& slice) {
+    return SliceContainsRow(table, slice, row);
+  });
+}
+
+}  // namespace sibyl::query

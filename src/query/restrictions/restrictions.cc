@@ -1,0 +1,324 @@
+#include "query/restrictions/restrictions.h"
+
+#include <algorithm>
+#include <string>
+
+#include "common/error.h"
+#include "query/restrictions/restriction_preparation.h"
+
+namespace sibyl::query {
+
+using schema::ColumnKind;
+using schema::ColumnMetadata;
+using schema::TableMetadata;
+namespace prep = restriction_preparation;
+
+// Builds a Restrictions relation by relation, with StatementRestrictions'
+// checks once all are in.
+class RestrictionsBuilder {
+ public:
+  RestrictionsBuilder(const TableMetadata& table, bool allow_filtering)
+      : table_(table), allow_filtering_(allow_filtering) {}
+
+  void Add(const cql::Relation& relation, BindSpecCollector& binds);
+  Restrictions Finish();
+
+ private:
+  // One restriction on clustering columns [first, last], single or multi-column.
+  struct ClusteringEntry {
+    size_t first = 0;
+    size_t last = 0;
+    bool is_slice = false;
+    bool is_contains = false;
+    int single = -1;  // index in restrictions_, or
+    int multi = -1;   // index in multi_
+  };
+  std::vector<ClusteringEntry> ClusteringEntries() const;
+  ColumnRestriction* FindSingle(size_t column);
+  void AddClustering(std::optional<ColumnRestriction> single,
+                     std::optional<MultiColumnRestriction> multi);
+  void CheckClusteringOrder(size_t new_first, bool new_is_slice) const;
+
+  const TableMetadata& table_;
+  const bool allow_filtering_;
+  Restrictions r_;
+};
+
+ColumnRestriction* RestrictionsBuilder::FindSingle(size_t column) {
+  for (auto& r : r_.restrictions_) {
+    if (r.column == column) return &r;
+  }
+  return nullptr;
+}
+
+std::vector<RestrictionsBuilder::ClusteringEntry> RestrictionsBuilder::ClusteringEntries() const {
+  std::vector<ClusteringEntry> entries;
+  for (size_t i = 0; i < r_.restrictions_.size(); ++i) {
+    const ColumnRestriction& r = r_.restrictions_[i];
+    if (table_.columns[r.column].kind != ColumnKind::kClustering) continue;
+    entries.push_back({r.column, r.column, r.is_slice(), r.is_contains(), static_cast<int>(i), -1});
+  }
+  for (size_t i = 0; i < r_.multi_.size(); ++i) {
+    const MultiColumnRestriction& m = r_.multi_[i];
+    entries.push_back({m.first, m.last(), m.kind == MultiColumnRestriction::Kind::kSlice, false, -1,
+                       static_cast<int>(i)});
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  return entries;
+}
+
+// ClusteringColumnRestrictions.mergeWith's checks (without ALLOW FILTERING),
+// against the restrictions before the new one joined them.
+void RestrictionsBuilder::CheckClusteringOrder(size_t new_first, bool new_is_slice) const {
+  if (allow_filtering_) return;
+  const auto entries = ClusteringEntries();
+  if (entries.empty()) return;
+  // The restriction on the last restricted column.
+  const ClusteringEntry* last = &entries.front();
+  for (const auto& e : entries) {
+    if (e.last >= last->last) last = &e;
+  }
+  const std::string& new_name = table_.columns[new_first].name;
+  if (last->is_slice && new_first > last->first) {
+    ThrowInvalid("Clustering column \"" + new_name +
+                 "\" cannot be restricted (preceding column \"" + table_.columns[last->first].name +
+                 "\" is restricted by a non-EQ relation)");
+  }
+  if (new_first < last->first && new_is_slice) {
+    // The next restricted column after the new restriction's first one.
+    size_t next = last->first;
+    for (const auto& e : entries) {
+      for (size_t c = e.first; c <= e.last; ++c) {
+        if (c > new_first && c < next) next = c;
+      }
+    }
+    ThrowInvalid("PRIMARY KEY column \"" + table_.columns[next].name +
+                 "\" cannot be restricted (preceding column \"" + new_name +
+                 "\" is restricted by a non-EQ relation)");
+  }
+}
+
+void RestrictionsBuilder::AddClustering(std::optional<ColumnRestriction> single,
+                                        std::optional<MultiColumnRestriction> multi) {
+  const size_t first = single ? single->column : multi->first;
+  const size_t last = single ? single->column : multi->last();
+  const bool is_slice =
+      single ? single->is_slice() : multi->kind == MultiColumnRestriction::Kind::kSlice;
+
+  // Merge with the restrictions already on these columns (may throw).
+  std::vector<ClusteringEntry> overlapping;
+  for (const auto& e : ClusteringEntries()) {
+    if (e.last >= first && e.first <= last) overlapping.push_back(e);
+  }
+  std::optional<ColumnRestriction> merged_single;
+  std::optional<MultiColumnRestriction> merged_multi;
+  if (overlapping.empty()) {
+    merged_single = std::move(single);
+    merged_multi = std::move(multi);
+  } else if (single && overlapping.size() == 1 && overlapping[0].single >= 0) {
+    merged_single = r_.restrictions_[static_cast<size_t>(overlapping[0].single)];
+    prep::MergeSingleColumn(*merged_single, std::move(*single), table_.columns[first]);
+  } else {
+    // A tuple relation is involved: merge in tuple form (3.0+ converts a
+    // single-column slice into a one-column tuple, as MultiColumnRestriction.mergeWith).
+    std::optional<MultiColumnRestriction> added = multi;
+    if (single) {
+      added = prep::ToMultiColumn(*single);
+      if (!added) {
+        // CONTAINS cannot become a tuple relation; whatever exists refuses it.
+        added = MultiColumnRestriction{};
+        added->first = first;
+        added->count = 1;
+      }
+    }
+    for (const auto& e : overlapping) {
+      std::optional<MultiColumnRestriction> existing;
+      if (e.single >= 0) {
+        const ColumnRestriction& s = r_.restrictions_[static_cast<size_t>(e.single)];
+        existing = prep::ToMultiColumn(s);
+        if (!existing) prep::ThrowContainsMerge(table_.columns[s.column]);
+      } else {
+        existing = r_.multi_[static_cast<size_t>(e.multi)];
+      }
+      prep::MergeMultiColumn(*existing, *added, table_);
+      merged_multi = std::move(existing);
+    }
+  }
+
+  CheckClusteringOrder(first, is_slice);
+
+  // Replace the overlapping restrictions by the merged one.
+  std::vector<size_t> singles_to_remove;
+  std::vector<size_t> multis_to_remove;
+  for (const auto& e : overlapping) {
+    if (e.single >= 0) singles_to_remove.push_back(static_cast<size_t>(e.single));
+    if (e.multi >= 0) multis_to_remove.push_back(static_cast<size_t>(e.multi));
+  }
+  std::sort(singles_to_remove.rbegin(), singles_to_remove.rend());
+  std::sort(multis_to_remove.rbegin(), multis_to_remove.rend());
+  for (size_t i : singles_to_remove) r_.restrictions_.erase(r_.restrictions_.begin() + i);
+  for (size_t i : multis_to_remove) r_.multi_.erase(r_.multi_.begin() + i);
+  if (merged_single) r_.restrictions_.push_back(std::move(*merged_single));
+  if (merged_multi) r_.multi_.push_back(std::move(*merged_multi));
+}
+
+void RestrictionsBuilder::Add(const cql::Relation& relation, BindSpecCollector& binds) {
+  using Op = cql::Relation::Op;
+  using Lhs = cql::Relation::Lhs;
+  if (relation.lhs == Lhs::kCustomIndexExpression) {
+    ThrowInvalid("Custom index expressions are not supported by Sibyl yet");
+  }
+  // StatementRestrictions refuses IS NOT NULL outside materialized views;
+  // Relation.toRestriction refuses != before looking at the columns.
+  if (relation.op == Op::kIsNotNull) {
+    ThrowInvalid("Unsupported restriction: " + prep::RelationText(relation));
+  }
+  if (relation.op == Op::kNeq) {
+    ThrowInvalid("Unsupported \"!=\" relation: " + prep::RelationText(relation));
+  }
+  switch (relation.lhs) {
+    case Lhs::kToken: {
+      TokenRestriction token = prep::PrepareToken(table_, relation, binds);
+      if (r_.token_) {
+        prep::MergeToken(*r_.token_, std::move(token), table_);
+      } else {
+        r_.token_ = std::move(token);
+      }
+      return;
+    }
+    case Lhs::kColumnTuple:
+      AddClustering(std::nullopt, prep::PrepareMultiColumn(table_, relation, binds));
+      return;
+    default:
+      break;
+  }
+  const size_t index = prep::ExistingColumn(table_, relation.columns.at(0));
+  const ColumnMetadata& column = table_.columns[index];
+  if (relation.op == Op::kLike) {
+    // Only a SASI index answers LIKE, and Sibyl has none.
+    ThrowInvalid("LIKE restriction is only supported on properly indexed columns. " +
+                 prep::RelationText(relation) + " is not valid.");
+  }
+  ColumnRestriction restriction = prep::PrepareSingleColumn(table_, index, relation, binds);
+  if (column.kind == ColumnKind::kClustering) {
+    AddClustering(std::move(restriction), std::nullopt);
+    return;
+  }
+  if (ColumnRestriction* existing = FindSingle(index)) {
+    prep::MergeSingleColumn(*existing, std::move(restriction), column);
+  } else {
+    r_.restrictions_.push_back(std::move(restriction));
+  }
+}
+
+Restrictions RestrictionsBuilder::Finish() {
+  const std::string allow_filtering_message(kRequiresAllowFilteringMessage);
+  // Partition key (processPartitionKeyRestrictions).
+  const size_t pk_size = table_.partition_key_size();
+  size_t pk_restricted = 0;
+  bool pk_slice = false;
+  bool pk_contains = false;
+  bool pk_all_eq = true;
+  for (size_t i = 0; i < pk_size; ++i) {
+    const ColumnRestriction* r = r_.Find(i);
+    if (r == nullptr) {
+      pk_all_eq = false;
+      continue;
+    }
+    ++pk_restricted;
+    pk_slice |= r->is_slice();
+    pk_contains |= r->is_contains();
+    r_.partition_key_in_ |= r->is_in();
+    if (!r->is_eq()) pk_all_eq = false;
+  }
+  r_.partition_key_needs_filtering_ =
+      pk_restricted > 0 && (pk_restricted < pk_size || pk_slice || pk_contains);
+  r_.selects_partitions_ = pk_restricted == pk_size && !r_.partition_key_needs_filtering_;
+  r_.selects_one_partition_ = r_.selects_partitions_ && pk_all_eq;
+  if (r_.partition_key_needs_filtering_ && !allow_filtering_) ThrowInvalid(allow_filtering_message);
+
+  // Clustering columns (processClusteringColumnsRestrictions).
+  const auto entries = ClusteringEntries();
+  r_.has_clustering_ = !entries.empty();
+  bool clustering_contains = false;
+  bool clustering_needs_filtering = false;
+  size_t position = table_.clustering_begin();
+  for (const auto& e : entries) {
+    clustering_contains |= e.is_contains;
+    if (e.is_contains || e.first != position) clustering_needs_filtering = true;
+    if (!e.is_slice) position = e.last + 1;
+  }
+  if (clustering_contains && !allow_filtering_) {
+    ThrowInvalid(
+        "Clustering columns can only be restricted with CONTAINS with a secondary index or "
+        "filtering");
+  }
+  if (clustering_needs_filtering && !allow_filtering_) {
+    size_t expected = table_.clustering_begin();
+    for (const auto& e : entries) {
+      for (size_t c = e.first; c <= e.last; ++c, ++expected) {
+        if (c != expected) {
+          ThrowInvalid("PRIMARY KEY column \"" + table_.columns[c].name +
+                       "\" cannot be restricted as preceding column \"" +
+                       table_.columns[expected].name + "\" is not restricted");
+        }
+      }
+    }
+  }
+
+  // Static and regular columns.
+  for (const auto& r : r_.restrictions_) {
+    if (!table_.columns[r.column].is_primary_key()) r_.has_non_key_ = true;
+  }
+  if (r_.has_non_key_ && !allow_filtering_) ThrowInvalid(allow_filtering_message);
+
+  // SelectStatement.checkNeedsFiltering: a range read that checks clustering
+  // values filters, even when each partition is read by slices.
+  if (!allow_filtering_ && !r_.selects_partitions_ && r_.has_clustering_) {
+    ThrowInvalid(allow_filtering_message);
+  }
+  return std::move(r_);
+}
+
+Restrictions Restrictions::Prepare(const TableMetadata& table,
+                                   const std::vector<cql::Relation>& where, bool allow_filtering,
+                                   BindSpecCollector& binds) {
+  RestrictionsBuilder builder(table, allow_filtering);
+  for (const cql::Relation& relation : where) builder.Add(relation, binds);
+  return builder.Finish();
+}
+
+const ColumnRestriction* Restrictions::Find(size_t column) const {
+  for (const auto& r : restrictions_) {
+    if (r.column == column) return &r;
+  }
+  return nullptr;
+}
+
+bool Restrictions::IsRestrictedByEq(size_t column) const {
+  if (const ColumnRestriction* r = Find(column)) return r->is_eq();
+  for (const auto& m : multi_) {
+    if (column >= m.first && column <= m.last()) return m.kind == MultiColumnRestriction::Kind::kEq;
+  }
+  return false;
+}
+
+std::vector<uint16_t> Restrictions::PartitionKeyMarkers(const TableMetadata& table) const {
+  std::vector<uint16_t> markers;
+  for (size_t i = 0; i < table.partition_key_size(); ++i) {
+    const ColumnRestriction* r = Find(i);
+    int marker = -1;
+    if (r != nullptr && r->eq && r->eq->kind == PreparedTerm::Kind::kMarker) marker = r->eq->marker;
+    if (r != nullptr && r->in_values) {
+      for (const auto& term : *r->in_values) {
+        if (term.kind == PreparedTerm::Kind::kMarker) marker = term.marker;
+      }
+    }
+    if (marker < 0) return {};
+    markers.push_back(static_cast<uint16_t>(marker));
+  }
+  return markers;
+}
+
+}  // namespace sibyl::query

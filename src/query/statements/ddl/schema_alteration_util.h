@@ -1,0 +1,53 @@
+#pragma once
+// Shared pieces of the DDL statements (schema_alteration.h): keyspace
+// resolution, WITH options, Cassandra's permission rules for system
+// keyspaces, and the per-statement factories.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "cql/ast.h"
+#include "query/statements/ddl/schema_alteration.h"
+#include "query/statements/table_resolution.h"
+#include "schema/property_definitions.h"
+
+namespace sibyl::query::ddl {
+
+using query::ResolveKeyspace;  // table_resolution.h
+
+[[nodiscard]] schema::PropertyDefinitions ToProperties(const cql::Options& options);
+
+using cql::Permission;  // CREATE, ALTER and DROP are the ones schema changes need
+
+// ClientState.preventSystemKSSchemaModification for a keyspace-level
+// resource ("<keyspace ks>") and a table ("<table ks.t>").
+void EnsureKeyspacePermission(std::string_view keyspace, Permission permission);
+void EnsureTablePermission(std::string_view keyspace, std::string_view table,
+                           Permission permission);
+
+[[noreturn]] void ThrowConfig(std::string message);
+
+[[nodiscard]] protocol::SchemaChange MakeChange(protocol::SchemaChange::Type type,
+                                                protocol::SchemaChange::Target target,
+                                                std::string keyspace, std::string name = {});
+
+// Factories, one per statement (keyspace_alterations.cc, table_alterations.cc,
+// alter_table_alteration.cc, type_alterations.cc).
+[[nodiscard]] SchemaAlterationPtr PrepareCreateKeyspace(const cql::CreateKeyspaceStatement& s);
+[[nodiscard]] SchemaAlterationPtr PrepareAlterKeyspace(const cql::AlterKeyspaceStatement& s);
+[[nodiscard]] SchemaAlterationPtr PrepareDropKeyspace(const cql::DropKeyspaceStatement& s);
+[[nodiscard]] SchemaAlterationPtr PrepareCreateTable(const cql::CreateTableStatement& s,
+                                                     std::optional<std::string_view> keyspace);
+[[nodiscard]] SchemaAlterationPtr PrepareAlterTable(const cql::AlterTableStatement& s,
+                                                    std::optional<std::string_view> keyspace);
+[[nodiscard]] SchemaAlterationPtr PrepareDropTable(const cql::DropTableStatement& s,
+                                                   std::optional<std::string_view> keyspace);
+[[nodiscard]] SchemaAlterationPtr PrepareCreateType(const cql::CreateTypeStatement& s,
+                                                    std::optional<std::string_view> keyspace);
+[[nodiscard]] SchemaAlterationPtr PrepareAlterType(const cql::AlterTypeStatement& s,
+                                                   std::optional<std::string_view> keyspace);
+[[nodiscard]] SchemaAlterationPtr PrepareDropType(const cql::DropTypeStatement& s,
+                                                  std::optional<std::string_view> keyspace);
+
+}  // namespace sibyl::query::ddl

@@ -1,0 +1,252 @@
+// CREATE TABLE and DROP TABLE, as Cassandra 4.1's CreateTableStatement and
+// DropTableStatement.
+
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+
+#include "common/error.h"
+#include "query/statements/ddl/schema_alteration_util.h"
+#include "schema/table_options.h"
+#include "schema/table_validation.h"
+#include "schema/user_types.h"
+
+namespace sibyl::query::ddl {
+namespace {
+
+using protocol::SchemaChange;
+using schema::ColumnKind;
+using schema::ColumnMetadata;
+using types::TypePtr;
+
+// TableId.generate(): a time-based UUID.
+types::Uuid NewTableId(int64_t now_micros) {
+  static thread_local std::mt19937_64 random{std::random_device{}()};
+  return types::Uuid::TimeBased(now_micros * 10 + types::Uuid::kUnixEpochIn100ns, random());
+}
+
+class CreateTable final : public SchemaAlteration {
+ public:
+  CreateTable(const cql::CreateTableStatement& s, std::string keyspace)
+      : SchemaAlteration(std::move(keyspace)),
+        statement_(s),
+        attributes_(ToProperties(s.options)) {}
+
+  void Authorize() const override { EnsureKeyspacePermission(keyspace(), Permission::kCreate); }
+
+  std::optional<schema::Schema::KeyspaceMap> Apply(
+      const schema::Schema& current, const SchemaChangeContext& context) const override {
+    const std::string& table_name = statement_.table.name;
+    auto ks = current.keyspaces().find(keyspace());
+    if (ks == current.keyspaces().end()) {
+      ThrowInvalid("Keyspace '" + keyspace() + "' doesn't exist");
+    }
+    if (ks->second->tables.count(table_name) > 0) {
+      if (statement_.if_not_exists) return std::nullopt;
+      throw CqlError(ErrorCode::kAlreadyExists,
+                     "Cannot add already existing table \"" + table_name + "\" to keyspace \"" +
+                         keyspace() + "\"",
+                     AlreadyExistsInfo{keyspace(), table_name});
+    }
+    auto table = Build(*ks->second, context);
+    schema::ValidateTable(*table);
+    auto keyspace_copy = std::make_shared<schema::KeyspaceMetadata>(*ks->second);
+    keyspace_copy->tables.emplace(table_name, std::move(table));
+    schema::Schema::KeyspaceMap next = current.keyspaces();
+    next[keyspace()] = std::move(keyspace_copy);
+    return next;
+  }
+
+  SchemaChange Change() const override {
+    return MakeChange(SchemaChange::Type::kCreated, SchemaChange::Target::kTable, keyspace(),
+                      statement_.table.name);
+  }
+
+ private:
+  std::shared_ptr<schema::TableMetadata> Build(const schema::KeyspaceMetadata& ks,
+                                               const SchemaChangeContext& context) const {
+    const std::string& table_name = statement_.table.name;
+    schema::ValidateTableOptionNames(attributes_);
+    auto table = std::make_shared<schema::TableMetadata>();
+    table->keyspace = keyspace();
+    table->name = table_name;
+    table->params = schema::BuildTableParams(attributes_, schema::TableParams{}, true);
+
+    // Types are prepared in column-name order, as Cassandra's TreeMap does.
+    std::map<std::string, TypePtr> types;
+    std::set<std::string> statics;
+    for (const cql::ColumnDefinition& column : statement_.columns) {
+      types.emplace(column.name, nullptr);
+      if (column.is_static) statics.insert(column.name);
+    }
+    for (const cql::ColumnDefinition& column : statement_.columns) {
+      types[column.name] =
+          schema::ResolveUserTypes(types::ParseCqlType(column.type), keyspace(), ks.user_types);
+    }
+    for (const auto& [name, type] : types) {
+      if (type->kind() == types::Kind::kUdt && schema::IsMultiCell(*type)) {
+        for (const auto& field : type->params()) {
+          if (schema::IsMultiCell(*field)) {
+            ThrowInvalid("Non-frozen UDTs with nested non-frozen collections are not supported");
+          }
+        }
+      }
+    }
+
+    std::set<std::string> primary_key;
+    auto check_key_column = [&](const std::string& column) {
+      auto it = types.find(column);
+      if (it == types.end()) {
+        ThrowInvalid("Unknown column '" + column + "' referenced in PRIMARY KEY for table '" +
+                     table_name + "'");
+      }
+      if (!primary_key.insert(column).second) {
+        ThrowInvalid("Duplicate column '" + column + "' in PRIMARY KEY clause for table '" +
+                     table_name + "'");
+      }
+      const types::CqlType& type = *it->second;
+      if (schema::IsMultiCell(type)) {
+        ThrowInvalid(std::string(type.is_collection() ? "Invalid non-frozen collection type "
+                                                      : "Invalid non-frozen user-defined type ") +
+                     type.ToCql() + " for PRIMARY KEY column '" + column + "'");
+      }
+      if (schema::IsCounter(type)) {
+        ThrowInvalid("counter type is not supported for PRIMARY KEY column '" + column + "'");
+      }
+      if (schema::ReferencesDuration(type)) {
+        ThrowInvalid("duration type is not supported for PRIMARY KEY column '" + column + "'");
+      }
+      if (statics.count(column) > 0) {
+        ThrowInvalid("Static column '" + column + "' cannot be part of the PRIMARY KEY");
+      }
+    };
+    for (const auto& column : statement_.partition_key) check_key_column(column);
+    for (const auto& column : statement_.clustering_columns) check_key_column(column);
+
+    const auto& clustering = statement_.clustering_columns;
+    const auto& order = statement_.clustering_order;
+    if (order.size() > clustering.size()) {
+      ThrowInvalid("Only clustering columns can be defined in CLUSTERING ORDER directive");
+    }
+    auto ordered = [&](const std::string& column) -> const cql::Ordering* {
+      for (const auto& o : order) {
+        if (o.column == column) return &o;
+      }
+      return nullptr;
+    };
+    for (size_t n = 0; n < order.size(); ++n) {
+      const std::string& expected = clustering[n];
+      if (order[n].column != expected) {
+        if (ordered(expected) != nullptr) {
+          ThrowInvalid(
+              "The order of columns in the CLUSTERING ORDER directive must match that of the "
+              "clustering columns (" +
+              expected + " must appear before " + order[n].column + ")");
+        }
+        ThrowInvalid("Missing CLUSTERING ORDER for column " + expected);
+      }
+    }
+    if (clustering.empty() && !statics.empty()) {
+      ThrowInvalid(
+          "Static columns are only useful (and thus allowed) if the table has at least one "
+          "clustering column");
+    }
+
+    bool has_counters = false;
+    for (const auto& [name, type] : types) has_counters |= schema::IsCounter(*type);
+    if (has_counters) {
+      for (const auto& [name, type] : types) {
+        if (primary_key.count(name) == 0 && !schema::IsCounter(*type)) {
+          ThrowInvalid("Cannot mix counter and non counter columns in the same table");
+        }
+      }
+      if (table->params.default_time_to_live > 0) {
+        ThrowInvalid("Cannot set default_time_to_live on a table with counters");
+      }
+      table->flags.insert("counter");
+    }
+
+    const std::optional<types::Uuid> id = schema::TableIdOption(attributes_);
+    table->id = id ? *id : NewTableId(context.now_micros);
+    for (size_t i = 0; i < statement_.partition_key.size(); ++i) {
+      const std::string& name = statement_.partition_key[i];
+      table->columns.push_back(ColumnMetadata{name, types.at(name), ColumnKind::kPartitionKey,
+                                              static_cast<int>(i), schema::ClusteringOrder::kNone});
+    }
+    for (size_t i = 0; i < clustering.size(); ++i) {
+      const std::string& name = clustering[i];
+      const cql::Ordering* o = ordered(name);
+      const bool descending = o != nullptr && o->descending;
+      table->columns.push_back(ColumnMetadata{
+          name, types.at(name), ColumnKind::kClustering, static_cast<int>(i),
+          descending ? schema::ClusteringOrder::kDesc : schema::ClusteringOrder::kAsc});
+    }
+    for (const auto& [name, type] : types) {
+      if (primary_key.count(name) > 0) continue;
+      table->columns.push_back(ColumnMetadata{
+          name, type, statics.count(name) > 0 ? ColumnKind::kStatic : ColumnKind::kRegular, -1,
+          schema::ClusteringOrder::kNone});
+    }
+    schema::SortColumns(*table);
+    return table;
+  }
+
+  cql::CreateTableStatement statement_;
+  schema::PropertyDefinitions attributes_;
+};
+
+class DropTable final : public SchemaAlteration {
+ public:
+  DropTable(const cql::DropTableStatement& s, std::string keyspace)
+      : SchemaAlteration(std::move(keyspace)), table_(s.table.name), if_exists_(s.if_exists) {}
+
+  void Authorize() const override { EnsureTablePermission(keyspace(), table_, Permission::kDrop); }
+
+  std::optional<schema::Schema::KeyspaceMap> Apply(const schema::Schema& current,
+                                                   const SchemaChangeContext&) const override {
+    auto ks = current.keyspaces().find(keyspace());
+    if (ks == current.keyspaces().end() || ks->second->tables.count(table_) == 0) {
+      if (if_exists_) return std::nullopt;
+      ThrowInvalid("Table '" + keyspace() + "." + table_ + "' doesn't exist");
+    }
+    auto keyspace_copy = std::make_shared<schema::KeyspaceMetadata>(*ks->second);
+    keyspace_copy->tables.erase(table_);
+    schema::Schema::KeyspaceMap next = current.keyspaces();
+    next[keyspace()] = std::move(keyspace_copy);
+    return next;
+  }
+
+  SchemaChange Change() const override {
+    return MakeChange(SchemaChange::Type::kDropped, SchemaChange::Target::kTable, keyspace(),
+                      table_);
+  }
+
+ private:
+  std::string table_;
+  bool if_exists_;
+};
+
+}  // namespace
+
+SchemaAlterationPtr PrepareCreateTable(const cql::CreateTableStatement& s,
+                                       std::optional<std::string_view> keyspace) {
+  std::string resolved = ResolveKeyspace(s.table, keyspace);
+  if (s.partition_key.empty()) {
+    ThrowInvalid("No PRIMARY KEY specifed for table '" +
+                 (s.table.keyspace ? *s.table.keyspace + "." : std::string()) + s.table.name +
+                 "' (exactly one required)");
+  }
+  if (s.compact_storage) {
+    throw CqlError(ErrorCode::kSyntaxError,
+                   "Compact tables are not allowed in Cassandra starting with 4.0 version.");
+  }
+  return std::make_shared<CreateTable>(s, std::move(resolved));
+}
+
+SchemaAlterationPtr PrepareDropTable(const cql::DropTableStatement& s,
+                                     std::optional<std::string_view> keyspace) {
+  return std::make_shared<DropTable>(s, ResolveKeyspace(s.table, keyspace));
+}
+
+}  // namespace sibyl::query::ddl

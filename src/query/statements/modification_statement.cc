@@ -1,0 +1,461 @@
+#include "query/statements/modification_statement.h"
+
+#include <algorithm>
+#include <string>
+#include <variant>
+
+#include "cluster/token.h"
+#include "common/check.h"
+#include "common/error.h"
+#include "query/statements/cas_request.h"
+#include "query/statements/select_statement.h"
+#include "query/statements/table_resolution.h"
+#include "types/cql_identifier.h"
+
+namespace sibyl::query {
+namespace {
+
+using schema::ColumnKind;
+using schema::ColumnMetadata;
+using schema::TableMetadata;
+
+size_t RequireColumn(const TableMetadata& table, const std::string& name) {
+  const int index = table.ColumnIndex(name);
+  if (index < 0) {
+    ThrowInvalid("Undefined column name " + types::MaybeQuoteIdentifier(name) + " in table " +
+                 table.QualifiedName());
+  }
+  return static_cast<size_t>(index);
+}
+
+cql::Relation EqualityRelation(const std::string& column, const cql::Term& value) {
+  cql::Relation relation;
+  relation.lhs = cql::Relation::Lhs::kColumn;
+  relation.columns = {column};
+  relation.op = cql::Relation::Op::kEq;
+  relation.terms = {value};
+  return relation;
+}
+
+}  // namespace
+
+void ModificationStatement::PrepareJson(ModificationStatement& s,
+                                        const cql::InsertStatement& insert,
+                                        BindSpecCollector& binds) {
+  s.json_ = true;
+  s.json_default_unset_ = insert.default_unset;
+  s.json_document_ = PrepareTerm(insert.json_value.value_or(cql::Term{}), "[json]",
+                                 types::CqlType::Native(types::Kind::kText), binds);
+  // A document written in the query is checked when the statement is prepared, as Cassandra does.
+  if (s.json_document_->kind == PreparedTerm::Kind::kConstant) {
+    s.json_literal_values_ = ParseInsertJson(s.json_document_->constant, *s.table_);
+  } else if (s.json_document_->kind == PreparedTerm::Kind::kNull) {
+    ThrowInvalid("Got null for INSERT JSON values");
+  }
+}
+
+namespace {
+
+// INSERT's (columns) VALUES (values): key columns become `=` relations, as
+// Cassandra synthesizes them; the others become `c = v` operations.
+template <typename AddOperation>
+void PrepareInsertValues(const cql::InsertStatement& insert, const TableMetadata& table,
+                         BindSpecCollector& binds, std::vector<cql::Relation>& insert_where,
+                         bool& clustering_set, AddOperation&& add_operation) {
+  if (insert.columns.empty()) ThrowInvalid("No columns provided to INSERT");
+  if (insert.columns.size() != insert.values.size()) {
+    ThrowInvalid("Unmatched column names/values");
+  }
+  for (size_t i = 0; i < insert.columns.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (insert.columns[i] == insert.columns[j]) {
+        ThrowInvalid("The column names contains duplicates");
+      }
+    }
+  }
+  for (size_t i = 0; i < insert.columns.size(); ++i) {
+    const size_t index = RequireColumn(table, insert.columns[i]);
+    const ColumnMetadata& column = table.columns[index];
+    if (column.kind == ColumnKind::kClustering) clustering_set = true;
+    if (column.is_primary_key()) {
+      insert_where.push_back(EqualityRelation(column.name, insert.values[i]));
+    } else {
+      add_operation(UpdateOperation::PrepareSetValue(column, index, insert.values[i], binds));
+    }
+  }
+}
+
+bool RowIsEmpty(const storage::RowWrite& row) {
+  return row.marker.is_empty() && row.deletion.is_live() && row.collection_deletions.empty() &&
+         row.cells.empty();
+}
+
+}  // namespace
+
+std::shared_ptr<const ModificationStatement> ModificationStatement::Prepare(
+    const cql::ModificationStatement& raw, int marker_count, const schema::Schema& schema,
+    std::optional<std::string_view> keyspace) {
+  auto statement = std::make_shared<ModificationStatement>();
+  ModificationStatement& s = *statement;
+  const cql::QualifiedName& name =
+      std::visit([](const auto& st) -> const cql::QualifiedName& { return st.table; }, raw);
+  const cql::Attributes& raw_attributes =
+      std::visit([](const auto& st) -> const cql::Attributes& { return st.attributes; }, raw);
+  s.table_ = ResolveTable(name, schema, keyspace);
+  s.fully_qualified_ = name.keyspace.has_value();
+  const TableMetadata& table = *s.table_;
+  for (const auto& column : table.columns) {
+    if (column.type->kind() == types::Kind::kCounter) s.is_counter_ = true;
+  }
+
+  BindSpecCollector binds(table.keyspace, table.name, marker_count);
+  s.attributes_ = WriteAttributes::Prepare(raw_attributes, binds);
+
+  // IF ...: Cassandra prepares the conditions before the operations.
+  const std::vector<cql::Condition>* conditions = nullptr;
+  if (const auto* update = std::get_if<cql::UpdateStatement>(&raw)) {
+    s.if_exists_ = update->if_exists;
+    conditions = &update->conditions;
+  } else if (const auto* del = std::get_if<cql::DeleteStatement>(&raw)) {
+    s.if_exists_ = del->if_exists;
+    conditions = &del->conditions;
+  } else {
+    s.if_not_exists_ = std::get<cql::InsertStatement>(raw).if_not_exists;
+  }
+  s.has_conditions_ =
+      s.if_exists_ || s.if_not_exists_ || (conditions != nullptr && !conditions->empty());
+  // Which kinds of columns the IF conditions name (ColumnConditions.appliesTo*Columns).
+  bool regular_conditions = false;
+  bool static_conditions = false;
+  if (conditions != nullptr && !conditions->empty()) {
+    if (s.attributes_.has_timestamp()) {
+      ThrowInvalid("Cannot provide custom timestamp for conditional updates");
+    }
+    for (const cql::Condition& raw_condition : *conditions) {
+      s.conditions_.push_back(ColumnCondition::Prepare(table, raw_condition, binds));
+      (s.conditions_.back().is_static() ? static_conditions : regular_conditions) = true;
+    }
+  }
+
+  auto add_operation = [&](UpdateOperation op) {
+    s.requires_read_ |= op.requires_read();
+    if (table.columns[op.column()].kind == ColumnKind::kStatic) {
+      s.static_operations_.push_back(std::move(op));
+    } else {
+      s.regular_operations_.push_back(std::move(op));
+    }
+  };
+
+  std::vector<cql::Relation> insert_where;
+  std::optional<BindSpecCollector> json_binds;  // INSERT JSON: one marker per column
+  const std::vector<cql::Relation>* where = &insert_where;
+  const char* type_name = "INSERT";
+  bool clustering_set = false;  // INSERT names a clustering column
+  if (const auto* insert = std::get_if<cql::InsertStatement>(&raw)) {
+    s.kind_ = Kind::kInsert;
+    if (s.is_counter_) {
+      ThrowInvalid("INSERT statements are not allowed on counter tables, use UPDATE instead");
+    }
+    if (insert->json) {
+      PrepareJson(s, *insert, binds);
+      json_binds.emplace(table.keyspace, table.name, static_cast<int>(table.columns.size()));
+      for (size_t index = 0; index < table.columns.size(); ++index) {
+        const ColumnMetadata& column = table.columns[index];
+        cql::Term marker;
+        marker.kind = cql::Term::Kind::kBindMarker;
+        marker.bind_index = static_cast<int>(index);
+        if (column.kind == ColumnKind::kClustering) clustering_set = true;
+        if (column.is_primary_key()) {
+          insert_where.push_back(EqualityRelation(column.name, marker));
+        } else {
+          add_operation(UpdateOperation::PrepareSetValue(column, index, marker, *json_binds));
+        }
+      }
+    } else {
+      PrepareInsertValues(*insert, table, binds, insert_where, clustering_set, add_operation);
+    }
+  } else if (const auto* update = std::get_if<cql::UpdateStatement>(&raw)) {
+    s.kind_ = Kind::kUpdate;
+    type_name = "UPDATE";
+    for (const auto& raw_op : update->operations) {
+      const size_t index = RequireColumn(table, raw_op.column);
+      const ColumnMetadata& column = table.columns[index];
+      if (column.is_primary_key()) {
+        ThrowInvalid("PRIMARY KEY part " + column.name + " found in SET part");
+      }
+      add_operation(UpdateOperation::PrepareUpdate(column, index, raw_op, binds));
+    }
+    where = &update->where;
+  } else {
+    const auto& del = std::get<cql::DeleteStatement>(raw);
+    s.kind_ = Kind::kDelete;
+    type_name = "DELETE";
+    for (const auto& deletion : del.deletions) {
+      const size_t index = RequireColumn(table, deletion.column);
+      const ColumnMetadata& column = table.columns[index];
+      if (column.is_primary_key()) {
+        ThrowInvalid("Invalid identifier " + column.name +
+                     " for deletion (should not be a PRIMARY KEY part)");
+      }
+      add_operation(UpdateOperation::PrepareDeletion(column, index, deletion, binds));
+    }
+    where = &del.where;
+  }
+
+  // Cassandra's Operations.appliesToRegularColumns(): a DELETE without
+  // columns deletes whole rows, so it applies to the regular columns.
+  const bool operations_apply_to_regular =
+      !s.regular_operations_.empty() || (s.kind_ == Kind::kDelete && s.static_operations_.empty());
+  // Cassandra's appliesOnlyToStaticColumns.
+  s.static_only_ = !clustering_set && !operations_apply_to_regular && !regular_conditions &&
+                   (!s.static_operations_.empty() || static_conditions);
+  s.where_ = ModificationWhere::Prepare(table, *where, type_name, s.static_only_,
+                                        json_binds ? *json_binds : binds);
+  if (json_binds) s.json_column_specs_ = json_binds->Take();
+
+  if (s.has_conditions_ && s.is_counter_) {
+    ThrowInvalid("Conditional updates are not supported on counter tables");
+  }
+  if (s.has_conditions_ && s.attributes_.has_timestamp()) {
+    ThrowInvalid("Cannot provide custom timestamp for conditional updates");
+  }
+  if (s.kind_ == Kind::kDelete && s.has_conditions_ && table.clustering_size() > 0 &&
+      (s.where_.has_slices() || !s.where_.has_clustering())) {
+    if (operations_apply_to_regular) {
+      ThrowInvalid(
+          "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
+          "order to delete non static columns");
+    }
+    if (regular_conditions) {
+      ThrowInvalid(
+          "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
+          "order to use IF condition on non static columns");
+    }
+  }
+  // ModificationStatement.validate.
+  if (s.is_counter_ && s.attributes_.has_timestamp()) {
+    ThrowInvalid("Cannot provide custom timestamp for counter updates");
+  }
+  if (s.is_counter_ && s.attributes_.has_ttl()) {
+    ThrowInvalid("Cannot provide custom TTL for counter updates");
+  }
+  if (table.is_virtual && s.attributes_.has_timestamp()) {
+    ThrowInvalid("Custom timestamp is not supported by virtual tables");
+  }
+  if (table.is_virtual && s.attributes_.has_ttl()) {
+    ThrowInvalid("Expiring columns are not supported by virtual tables");
+  }
+  if (table.is_virtual && s.has_conditions_) {
+    ThrowInvalid("Conditional updates are not supported by virtual tables");
+  }
+  s.bind_specs_ = binds.Take();
+  return statement;
+}
+
+BoundWrite ModificationStatement::Bind(const BoundValues& values) const {
+  const TableMetadata& table = *table_;
+  BoundWrite write(values);
+  if (json_) {
+    JsonColumnValues document;
+    if (json_literal_values_) {
+      document = *json_literal_values_;
+    } else {
+      const Value text = json_document_->Bind(values);
+      if (text.is_null() || text.is_unset()) ThrowInvalid("Got null for INSERT JSON values");
+      document = ParseInsertJson(text.bytes, table);
+    }
+    write.json_ = std::make_unique<const BoundWrite::JsonValues>(
+        std::move(document), json_default_unset_, json_column_specs_);
+  }
+  const BoundValues& data = write.data();
+  write.partition_keys_ = where_.PartitionKeys(table, data);
+  if (where_.has_slices()) {
+    write.ranges_ = where_.Slices(table, data);
+  } else if (where_.has_clustering()) {
+    write.clusterings_ = where_.Clusterings(table, data);
+  } else {
+    write.clusterings_.emplace_back();
+  }
+  return write;
+}
+
+std::vector<storage::Mutation> ModificationStatement::BuildMutations(
+    const BoundWrite& write, const protocol::QueryParameters& params, Clock& clock,
+    const cluster::Coordinator* reader) const {
+  SIBYL_CHECK(!has_conditions_, "a conditional statement must run through ExecuteConditional");
+  return Build(write, params, clock, reader);
+}
+
+std::vector<storage::Mutation> ModificationStatement::BuildTransactionMutations(
+    const BoundWrite& write, int64_t timestamp, int32_t now_seconds, Clock& clock,
+    const cluster::Coordinator* reader) const {
+  protocol::QueryParameters params;
+  params.default_timestamp = timestamp;
+  params.now_in_seconds = now_seconds;
+  return Build(write, params, clock, reader);
+}
+
+RowsResult ModificationStatement::ExecuteConditional(const BoundValues& values,
+                                                     const protocol::QueryParameters& params,
+                                                     Clock& clock,
+                                                     cluster::Coordinator& coordinator) const {
+  return ExecuteCas({CasStatement{this, &values}}, /*is_batch=*/false, params, clock, coordinator);
+}
+
+std::vector<storage::Mutation> ModificationStatement::Build(
+    const BoundWrite& write, const protocol::QueryParameters& params, Clock& clock,
+    const cluster::Coordinator* reader) const {
+  const TableMetadata& table = *table_;
+  if (table.is_virtual) {
+    ThrowInvalid("Modification is not supported by table " + table.QualifiedName());
+  }
+  const BoundValues& values = write.request();
+  WriteContext context;
+  context.clock = &clock;
+  context.now_seconds = params.now_in_seconds.value_or(clock.NowSeconds());
+  const int64_t fallback =
+      params.default_timestamp ? *params.default_timestamp : clock.NextTimestampMicros();
+  context.timestamp = attributes_.Timestamp(values, fallback);
+  if (kind_ != Kind::kDelete) {
+    context.ttl = attributes_.TimeToLive(values, table, context.now_seconds);
+  }
+  // The values of the key columns and the column operations.
+  const BoundValues& data = write.data();
+
+  std::vector<storage::Mutation> mutations;
+  auto new_mutation = [&](const Bytes& key) {
+    storage::Mutation mutation;
+    mutation.table_id = table.id;
+    mutation.partition = storage::PartitionKey{cluster::Murmur3Token(key), key};
+    return mutation;
+  };
+
+  if (where_.has_slices()) {
+    // As DeleteStatement.addUpdateForKey: an empty range (or IN) deletes
+    // nothing, and is no error even when columns are named.
+    if (write.ranges().empty() || write.partition_keys().empty()) return mutations;
+    if (!regular_operations_.empty() || !static_operations_.empty()) {
+      ThrowInvalid("Range deletions are not supported for specific columns");
+    }
+    for (const Bytes& key : write.partition_keys()) {
+      storage::Mutation mutation = new_mutation(key);
+      for (const DeletedRange& range : write.ranges()) {
+        mutation.range_tombstones.push_back(storage::RangeTombstone{
+            range.start, range.end, storage::DeletionTime{context.timestamp, context.now_seconds}});
+      }
+      mutations.push_back(std::move(mutation));
+    }
+    return mutations;
+  }
+
+  // Cassandra's updatesRegularRows(): the full clustering is known, or the table has none.
+  const bool updates_regular_row = table.clustering_size() == 0 || where_.has_clustering();
+  for (const Bytes& key : write.partition_keys()) {
+    storage::Mutation mutation = new_mutation(key);
+    for (const storage::Clustering& clustering : write.clusterings()) {
+      AddRowWrites(mutation, clustering, updates_regular_row, data, context, reader);
+    }
+    if (!mutation.empty()) mutations.push_back(std::move(mutation));
+  }
+  return mutations;
+}
+
+void ModificationStatement::AddRowWrites(storage::Mutation& mutation,
+                                         const storage::Clustering& clustering,
+                                         bool updates_regular_row, const BoundValues& data,
+                                         const WriteContext& context,
+                                         const cluster::Coordinator* reader) const {
+  const TableMetadata& table = *table_;
+  const storage::DeletionTime deletion{context.timestamp, context.now_seconds};
+  if (kind_ == Kind::kDelete && regular_operations_.empty() && static_operations_.empty()) {
+    if (clustering.empty()) {
+      mutation.partition_deletion = deletion;  // the whole partition
+    } else {
+      storage::RowWrite row;
+      row.clustering = clustering;
+      row.deletion = deletion;
+      mutation.rows.push_back(std::move(row));
+    }
+    return;
+  }
+  if (kind_ == Kind::kDelete && !regular_operations_.empty() && clustering.empty() &&
+      table.clustering_size() > 0) {
+    ThrowInvalid("Range deletions are not supported for specific columns");
+  }
+
+  auto apply = [&](const std::vector<UpdateOperation>& operations, storage::RowWrite& row,
+                   const storage::Clustering* read_clustering) {
+    std::optional<storage::ReadRow> current;
+    bool read_done = false;
+    for (const UpdateOperation& op : operations) {
+      if (op.requires_read() && !read_done) {
+        current = ReadCurrent(mutation.partition, read_clustering, context.now_seconds, reader);
+        read_done = true;
+      }
+      op.Apply(table.columns[op.column()], data, context, current ? &*current : nullptr, row);
+    }
+  };
+
+  const bool writes_regular_row =
+      kind_ == Kind::kDelete ? !regular_operations_.empty() : updates_regular_row;
+  if (writes_regular_row) {
+    storage::RowWrite row;
+    row.clustering = clustering;
+    // INSERT writes the row's primary key liveness; UPDATE does not (CASSANDRA-6782).
+    if (kind_ == Kind::kInsert) {
+      row.marker.timestamp = context.timestamp;
+      row.marker.ttl = context.ttl;
+      row.marker.local_expiration_time =
+          context.ttl > 0 ? context.now_seconds + context.ttl : storage::kNoDeletionTime;
+    }
+    apply(regular_operations_, row, &clustering);
+    if (!RowIsEmpty(row)) mutation.rows.push_back(std::move(row));
+  }
+  if (!static_operations_.empty()) {
+    // With IN on the clustering, every row shares the one static row.
+    auto it = std::find_if(mutation.rows.begin(), mutation.rows.end(),
+                           [](const storage::RowWrite& r) { return r.is_static; });
+    if (it != mutation.rows.end()) return;
+    storage::RowWrite row;
+    row.is_static = true;
+    apply(static_operations_, row, nullptr);
+    if (!RowIsEmpty(row)) mutation.rows.push_back(std::move(row));
+  }
+}
+
+std::optional<storage::ReadRow> ModificationStatement::ReadCurrent(
+    const storage::PartitionKey& partition, const storage::Clustering* clustering,
+    int32_t now_seconds, const cluster::Coordinator* reader) const {
+  SIBYL_CHECK(reader != nullptr,
+              "this list operation needs to read the current list, but no reader was given");
+  const TableMetadata& table = *table_;
+  storage::ReadCommand command;
+  command.table_id = table.id;
+  command.partitions = {partition};
+  command.now_seconds = now_seconds;
+  std::vector<std::string> columns;
+  for (const auto* operations : {&regular_operations_, &static_operations_}) {
+    for (const UpdateOperation& op : *operations) {
+      if (op.requires_read()) columns.push_back(table.columns[op.column()].name);
+    }
+  }
+  command.columns = std::move(columns);
+  if (clustering != nullptr) {
+    storage::ClusteringSlice slice;
+    slice.start = storage::ClusteringBound{*clustering, true};
+    slice.end = storage::ClusteringBound{*clustering, true};
+    command.slices = {std::move(slice)};
+  } else {
+    command.per_partition_limit = 1;  // only the static row is wanted
+  }
+  storage::ReadResult result = reader->Read(command);
+  if (result.partitions.empty()) return std::nullopt;
+  storage::ReadPartition& read = result.partitions.front();
+  if (clustering == nullptr) return std::move(read.static_row);
+  for (storage::ReadRow& row : read.rows) {
+    if (row.clustering == *clustering) return std::move(row);
+  }
+  return std::nullopt;
+}
+
+}  // namespace sibyl::query

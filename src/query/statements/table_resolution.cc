@@ -1,0 +1,24 @@
+#include "query/statements/table_resolution.h"
+
+#include "common/error.h"
+
+namespace sibyl::query {
+
+std::string ResolveKeyspace(const cql::QualifiedName& name,
+                            std::optional<std::string_view> session_keyspace) {
+  if (name.keyspace) return *name.keyspace;
+  if (!session_keyspace) ThrowInvalid(std::string(kNoKeyspaceMessage));
+  return std::string(*session_keyspace);
+}
+
+schema::TablePtr ResolveTable(const cql::QualifiedName& name, const schema::Schema& schema,
+                              std::optional<std::string_view> session_keyspace) {
+  const std::string keyspace = ResolveKeyspace(name, session_keyspace);
+  const schema::KeyspaceMetadata* ks = schema.FindKeyspace(keyspace);
+  if (ks == nullptr) ThrowInvalid("keyspace " + keyspace + " does not exist");
+  auto it = ks->tables.find(name.name);
+  if (it == ks->tables.end()) ThrowInvalid("table " + name.name + " does not exist");
+  return it->second;
+}
+
+}  // namespace sibyl::query
