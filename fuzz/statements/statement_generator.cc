@@ -251,7 +251,39 @@ void StatementGenerator::WherePrimaryKey(Writer& w, const TableMetadata& table, 
   } else if (clustering > 0 && choices_.Percent(3)) {
     restricted = clustering - 1;
   }
-  for (size_t i = 0; i < restricted; ++i) {
+  size_t from = 0;
+  if (restricted >= 2 && choices_.Percent(12)) {
+    // The first two clustering columns in tuple notation: = or IN, or (a
+    // DELETE's last relation) a tuple slice.
+    const ColumnMetadata& c0 = table.columns[table.clustering_begin()];
+    const ColumnMetadata& c1 = table.columns[table.clustering_begin() + 1];
+    auto tuple = [&] {
+      w << "(";
+      w.Term(*c0.type);
+      w << ", ";
+      w.Term(*c1.type);
+      w << ")";
+    };
+    static const char* const kSlices[] = {" > ", " >= ", " < ", " <= "};
+    and_();
+    w << "(" << c0.name << ", " << c1.name << ")";
+    if (is_delete && restricted == 2 && choices_.Percent(40)) {
+      w << choices_.Pick(kSlices);
+      tuple();
+    } else if (choices_.Percent(70)) {
+      w << " = ";
+      tuple();
+    } else {
+      w << " IN (";
+      for (uint32_t n = choices_.Below(3); n > 0; --n) {
+        tuple();
+        if (n > 1) w << ", ";
+      }
+      w << ")";
+    }
+    from = 2;
+  }
+  for (size_t i = from; i < restricted; ++i) {
     const ColumnMetadata& column = table.columns[table.clustering_begin() + i];
     const bool last = i + 1 == restricted;
     if (is_delete && last && choices_.Percent(40)) {

@@ -31,8 +31,8 @@ std::vector<BytesView> SplitCompositeKey(BytesView key, size_t count) {
 }
 
 int CompareValues(const ColumnMetadata& column, BytesView a, BytesView b) {
-  int c = types::Compare(*column.type, a, b);
-  return column.order == ClusteringOrder::kDesc ? -c : c;
+  return storage::CompareClusteringValues(*column.type, column.order == ClusteringOrder::kDesc, a,
+                                          b);
 }
 
 }  // namespace
@@ -91,6 +91,11 @@ int ComparePartitions(const TableMetadata& table, const PartitionPosition& a,
     if (c != 0) return Sign(c);
   }
   return 0;
+}
+
+int CompareClusterings(const TableMetadata& table, const storage::Clustering& a,
+                       const storage::Clustering& b) {
+  return storage::CompareClusterings(ClusteringColumnsOf(table), a, b);
 }
 
 int CompareClustering(const TableMetadata& table, const Row& a, const Row& b) {

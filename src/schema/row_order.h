@@ -9,11 +9,14 @@
 //
 // A row here is a full row in TableMetadata::columns layout (virtual_table.h).
 
+#include <utility>
 #include <vector>
 
 #include "cluster/token.h"
 #include "common/bytes.h"
 #include "schema/table_metadata.h"
+#include "storage/clustering_order.h"
+#include "storage/mutation.h"
 
 namespace sibyl::schema {
 
@@ -52,6 +55,21 @@ Bytes RoutingKey(const std::vector<BytesView>& components);
 PartitionPosition PartitionOf(const TableMetadata& table, const Row& row);
 // The position of the partition of `table` whose routing key is `routing_key`.
 PartitionPosition PartitionAt(const TableMetadata& table, Bytes routing_key);
+
+// `table`'s clustering columns as storage::CompareClusteringPrefixes takes
+// them (clustering_order.h: the one comparison of clustering values).
+inline auto ClusteringColumnsOf(const TableMetadata& table) {
+  return [&table, begin = table.clustering_begin()](size_t i) {
+    const ColumnMetadata& column = table.columns[begin + i];
+    return std::pair<const types::CqlType&, bool>(*column.type,
+                                                  column.order == ClusteringOrder::kDesc);
+  };
+}
+
+// Clusterings (or prefixes of them) of `table` in clustering order, the
+// shorter first when one is a prefix of the other.
+int CompareClusterings(const TableMetadata& table, const storage::Clustering& a,
+                       const storage::Clustering& b);
 
 // Compares the clustering values of two rows of `table` in clustering order.
 int CompareClustering(const TableMetadata& table, const Row& a, const Row& b);

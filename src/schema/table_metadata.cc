@@ -1,5 +1,6 @@
 #include "schema/table_metadata.h"
 
+#include "common/error.h"
 #include "types/cql_identifier.h"
 
 namespace sibyl::schema {
@@ -40,6 +41,15 @@ int TableMetadata::ColumnIndex(std::string_view column) const {
     if (columns[i].name == column) return static_cast<int>(i);
   }
   return -1;
+}
+
+size_t TableMetadata::ExistingColumnIndex(std::string_view column) const {
+  const int index = ColumnIndex(column);
+  if (index < 0) {
+    ThrowInvalid("Undefined column name " + types::MaybeQuoteIdentifier(std::string(column)) +
+                 " in table " + QualifiedName());
+  }
+  return static_cast<size_t>(index);
 }
 
 size_t TableMetadata::partition_key_size() const {

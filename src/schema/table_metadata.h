@@ -99,6 +99,9 @@ struct TableMetadata {
 
   const ColumnMetadata* FindColumn(std::string_view name) const;
   int ColumnIndex(std::string_view name) const;  // -1 if absent
+  // The index of a column a statement names; throws InvalidRequest
+  // "Undefined column name x in table ks.t" (TableMetadata.getExistingColumn).
+  size_t ExistingColumnIndex(std::string_view name) const;
   size_t partition_key_size() const;
   size_t clustering_size() const;
   // Index in `columns` of the first clustering column (== partition_key_size()).

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "storage/clustering_order.h"
 #include "types/value_codec.h"
 
 namespace sibyl::storage {
@@ -18,22 +19,21 @@ namespace {
 
 // A clustering (or a prefix of one) against another, column by column in
 // each column's order; only the first min(size) values are compared.
+auto ColumnsOf(const std::vector<ClusteringColumnLayout>& layout) {
+  return [&layout](size_t i) {
+    return std::pair<const types::CqlType&, bool>(*layout.at(i).type, layout[i].descending);
+  };
+}
+
 int CompareClusteringPrefix(const std::vector<ClusteringColumnLayout>& layout, const Clustering& a,
                             const Clustering& b) {
-  const size_t n = std::min({a.size(), b.size(), layout.size()});
-  for (size_t i = 0; i < n; ++i) {
-    int c = types::Compare(*layout[i].type, a[i], b[i]);
-    if (layout[i].descending) c = -c;
-    if (c != 0) return c;
-  }
-  return 0;
+  return CompareClusteringPrefixes(ColumnsOf(layout), a, b);
 }
 
 struct ClusteringLess {
   std::shared_ptr<const std::vector<ClusteringColumnLayout>> layout;
   bool operator()(const Clustering& a, const Clustering& b) const {
-    const int c = CompareClusteringPrefix(*layout, a, b);
-    return c != 0 ? c < 0 : a.size() < b.size();
+    return CompareClusterings(ColumnsOf(*layout), a, b) < 0;
   }
 };
 

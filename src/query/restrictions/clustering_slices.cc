@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "storage/clustering_order.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {
@@ -19,8 +20,8 @@ const schema::ColumnMetadata& ClusteringColumn(const TableMetadata& table, size_
 // or after `b` in storage (clustering) order.
 int CompareInStorageOrder(const TableMetadata& table, size_t position, BytesView a, BytesView b) {
   const auto& column = ClusteringColumn(table, position);
-  const int c = types::Compare(*column.type, a, b);
-  return column.order == schema::ClusteringOrder::kDesc ? -c : c;
+  return storage::CompareClusteringValues(*column.type,
+                                          column.order == schema::ClusteringOrder::kDesc, a, b);
 }
 
 // Natural (type) order, as tuple relations compare.

@@ -1,7 +1,7 @@
 #pragma once
 // The bound values of partition key and clustering restrictions, checked
 // with Cassandra 4.1's messages: shared by the reads (Restrictions::Bind)
-// and the writes (ModificationWhere), which validate keys alike
+// and the writes (Restrictions::BindWrite), which validate keys alike
 // (QueryProcessor.validateKey, the restrictions' appendTo).
 
 #include <cstddef>

@@ -81,7 +81,7 @@ MultiColumnRestriction PrepareMultiColumn(const TableMetadata& table, const cql:
                                           BindSpecCollector& binds) {
   std::vector<size_t> columns;
   for (const std::string& name : relation.columns) {
-    const size_t index = ExistingColumn(table, name);
+    const size_t index = table.ExistingColumnIndex(name);
     const auto& column = table.columns[index];
     if (column.kind != schema::ColumnKind::kClustering) {
       ThrowInvalid(

@@ -23,9 +23,6 @@ const char* OperatorText(cql::Relation::Op op);
 // "(b, c) > (1, 2)", "token(k) > 5", "m['a'] = 1", "k IN [1, 2]".
 std::string RelationText(const cql::Relation& relation);
 
-// The table column a relation names; throws "Undefined column name ..." if none.
-size_t ExistingColumn(const schema::TableMetadata& table, const std::string& name);
-
 // A single-column (or map-element) relation as a restriction of its own.
 // REQUIRES: relation.lhs is kColumn or kMapElement, op is not !=, IS NOT or LIKE.
 ColumnRestriction PrepareSingleColumn(const schema::TableMetadata& table, size_t column,

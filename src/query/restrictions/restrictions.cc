@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "common/check.h"
 #include "common/error.h"
 #include "query/restrictions/restriction_preparation.h"
 
@@ -17,11 +18,15 @@ namespace prep = restriction_preparation;
 // checks once all are in.
 class RestrictionsBuilder {
  public:
-  RestrictionsBuilder(const TableMetadata& table, bool allow_filtering)
-      : table_(table), allow_filtering_(allow_filtering) {}
+  RestrictionsBuilder(const TableMetadata& table, StatementType type, bool allow_filtering)
+      : table_(table), type_(type), allow_filtering_(allow_filtering) {}
 
   void Add(const cql::Relation& relation, BindSpecCollector& binds);
+  // SELECT's checks (processPartitionKeyRestrictions and
+  // processClusteringColumnsRestrictions for reads, checkNeedsFiltering).
   Restrictions Finish();
+  // The same for INSERT, UPDATE and DELETE, in StatementRestrictions' order.
+  Restrictions FinishModification(bool static_only);
 
  private:
   // One restriction on clustering columns [first, last], single or multi-column.
@@ -38,8 +43,15 @@ class RestrictionsBuilder {
   void AddClustering(std::optional<ColumnRestriction> single,
                      std::optional<MultiColumnRestriction> multi);
   void CheckClusteringOrder(size_t new_first, bool new_is_slice) const;
+  // The gap check of processClusteringColumnsRestrictions: "PRIMARY KEY
+  // column ... cannot be restricted as preceding column ... is not restricted".
+  void CheckNoClusteringGap(const std::vector<ClusteringEntry>& entries) const;
+  void NoteClusteringIn(const std::vector<ClusteringEntry>& entries);
+  void CheckModifiedPartitions();
+  void CheckModifiedClustering(const std::vector<ClusteringEntry>& entries, bool static_only);
 
   const TableMetadata& table_;
+  const StatementType type_;
   const bool allow_filtering_;
   Restrictions r_;
 };
@@ -193,7 +205,7 @@ void RestrictionsBuilder::Add(const cql::Relation& relation, BindSpecCollector& 
     default:
       break;
   }
-  const size_t index = prep::ExistingColumn(table_, relation.columns.at(0));
+  const size_t index = table_.ExistingColumnIndex(relation.columns.at(0));
   const ColumnMetadata& column = table_.columns[index];
   if (relation.op == Op::kLike) {
     // Only a SASI index answers LIKE, and Sibyl has none.
@@ -209,6 +221,30 @@ void RestrictionsBuilder::Add(const cql::Relation& relation, BindSpecCollector& 
     prep::MergeSingleColumn(*existing, std::move(restriction), column);
   } else {
     r_.restrictions_.push_back(std::move(restriction));
+  }
+}
+
+void RestrictionsBuilder::CheckNoClusteringGap(const std::vector<ClusteringEntry>& entries) const {
+  size_t expected = table_.clustering_begin();
+  for (const auto& e : entries) {
+    for (size_t c = e.first; c <= e.last; ++c, ++expected) {
+      if (c != expected) {
+        ThrowInvalid("PRIMARY KEY column \"" + table_.columns[c].name +
+                     "\" cannot be restricted as preceding column \"" +
+                     table_.columns[expected].name + "\" is not restricted");
+      }
+    }
+  }
+}
+
+void RestrictionsBuilder::NoteClusteringIn(const std::vector<ClusteringEntry>& entries) {
+  for (const auto& e : entries) {
+    if (e.single >= 0) {
+      r_.clustering_has_in_ |= r_.restrictions_[static_cast<size_t>(e.single)].is_in();
+    } else {
+      r_.clustering_has_in_ |=
+          r_.multi_[static_cast<size_t>(e.multi)].kind == MultiColumnRestriction::Kind::kIn;
+    }
   }
 }
 
@@ -254,18 +290,8 @@ Restrictions RestrictionsBuilder::Finish() {
         "Clustering columns can only be restricted with CONTAINS with a secondary index or "
         "filtering");
   }
-  if (clustering_needs_filtering && !allow_filtering_) {
-    size_t expected = table_.clustering_begin();
-    for (const auto& e : entries) {
-      for (size_t c = e.first; c <= e.last; ++c, ++expected) {
-        if (c != expected) {
-          ThrowInvalid("PRIMARY KEY column \"" + table_.columns[c].name +
-                       "\" cannot be restricted as preceding column \"" +
-                       table_.columns[expected].name + "\" is not restricted");
-        }
-      }
-    }
-  }
+  if (clustering_needs_filtering && !allow_filtering_) CheckNoClusteringGap(entries);
+  NoteClusteringIn(entries);
 
   // Static and regular columns.
   for (const auto& r : r_.restrictions_) {
@@ -281,12 +307,155 @@ Restrictions RestrictionsBuilder::Finish() {
   return std::move(r_);
 }
 
+namespace {
+
+std::string JoinNames(const TableMetadata& table, const std::vector<size_t>& columns) {
+  std::string out;
+  for (size_t c : columns) out += (out.empty() ? "" : ", ") + table.columns[c].name;
+  return out;
+}
+
+}  // namespace
+
+Restrictions RestrictionsBuilder::FinishModification(bool static_only) {
+  CheckModifiedPartitions();
+  const auto entries = ClusteringEntries();
+  r_.has_clustering_ = !entries.empty();
+  if (static_only && r_.has_clustering_ && type_ != StatementType::kInsert) {
+    ThrowInvalid(std::string("Invalid restrictions on clustering columns since the ") +
+                 StatementTypeName(type_) + " statement modifies only static columns");
+  }
+  CheckModifiedClustering(entries, static_only);
+  NoteClusteringIn(entries);
+
+  // Static and regular columns: named in Cassandra's order (by name).
+  std::vector<std::string> non_key;
+  for (const auto& r : r_.restrictions_) {
+    if (!table_.columns[r.column].is_primary_key())
+      non_key.push_back(table_.columns[r.column].name);
+  }
+  if (!non_key.empty()) {
+    std::sort(non_key.begin(), non_key.end());
+    std::string names;
+    for (const auto& name : non_key) names += (names.empty() ? "" : ", ") + name;
+    ThrowInvalid("Non PRIMARY KEY columns found in where clause: " + names + " ");
+  }
+  return std::move(r_);
+}
+
+// processPartitionKeyRestrictions, for statements without partition ranges.
+void RestrictionsBuilder::CheckModifiedPartitions() {
+  const std::string type = StatementTypeName(type_);
+  if (r_.token_) {
+    ThrowInvalid("The token function cannot be used in WHERE clauses for " + type + " statements");
+  }
+  std::vector<size_t> missing;
+  bool pk_not_eq = false;
+  for (size_t i = 0; i < table_.partition_key_size(); ++i) {
+    const ColumnRestriction* r = r_.Find(i);
+    if (r == nullptr) {
+      missing.push_back(i);
+    } else {
+      pk_not_eq |= !r->is_eq() && !r->is_in();
+      r_.partition_key_in_ |= r->is_in();
+    }
+  }
+  if (!missing.empty()) {
+    ThrowInvalid("Some partition key parts are missing: " + JoinNames(table_, missing));
+  }
+  if (pk_not_eq) {
+    ThrowInvalid(
+        "Only EQ and IN relation are supported on the partition key (unless you use the "
+        "token() function) for " +
+        type + " statements");
+  }
+  r_.selects_partitions_ = true;
+  r_.selects_one_partition_ = !r_.partition_key_in_;
+}
+
+// processClusteringColumnsRestrictions, for modifications: INSERT and
+// UPDATE name whole rows, DELETE a prefix and possibly a slice.
+void RestrictionsBuilder::CheckModifiedClustering(const std::vector<ClusteringEntry>& entries,
+                                                  bool static_only) {
+  bool has_slice = false;
+  bool has_contains = false;
+  size_t covered = 0;  // clustering columns restricted by = / IN, from the first
+  size_t position = table_.clustering_begin();
+  bool gap = false;
+  for (const auto& e : entries) {
+    has_slice |= e.is_slice;
+    has_contains |= e.is_contains;
+    if (e.first != position || e.is_contains) gap = true;
+    if (!gap && !e.is_slice) {
+      covered += e.last - e.first + 1;
+      position = e.last + 1;
+    }
+  }
+  if (type_ == StatementType::kDelete) {
+    if (has_contains) {
+      ThrowInvalid(
+          "Clustering columns can only be restricted with CONTAINS with a secondary index or "
+          "filtering");
+    }
+    if (gap) CheckNoClusteringGap(entries);
+    r_.deletes_ranges_ = r_.has_clustering_ && (has_slice || covered < table_.clustering_size());
+    return;
+  }
+  if (has_slice) {
+    ThrowInvalid(std::string("Slice restrictions are not supported on the clustering columns in ") +
+                 StatementTypeName(type_) + " statements");
+  }
+  if (static_only) return;
+  std::vector<size_t> missing;
+  const size_t begin = table_.clustering_begin();
+  for (size_t c = begin; c < begin + table_.clustering_size(); ++c) {
+    const bool restricted = std::any_of(entries.begin(), entries.end(),
+                                        [&](const auto& e) { return c >= e.first && c <= e.last; });
+    if (!restricted) missing.push_back(c);
+  }
+  if (!missing.empty()) {
+    ThrowInvalid("Some clustering keys are missing: " + JoinNames(table_, missing));
+  }
+}
+
+const char* StatementTypeName(StatementType type) {
+  switch (type) {
+    case StatementType::kSelect:
+      return "SELECT";
+    case StatementType::kInsert:
+      return "INSERT";
+    case StatementType::kUpdate:
+      return "UPDATE";
+    case StatementType::kDelete:
+      return "DELETE";
+  }
+  return "?";
+}
+
 Restrictions Restrictions::Prepare(const TableMetadata& table,
                                    const std::vector<cql::Relation>& where, bool allow_filtering,
                                    BindSpecCollector& binds) {
-  RestrictionsBuilder builder(table, allow_filtering);
+  RestrictionsBuilder builder(table, StatementType::kSelect, allow_filtering);
   for (const cql::Relation& relation : where) builder.Add(relation, binds);
   return builder.Finish();
+}
+
+Restrictions Restrictions::PrepareModification(const TableMetadata& table,
+                                               const std::vector<cql::Relation>& where,
+                                               StatementType type, bool static_only,
+                                               BindSpecCollector& binds) {
+  SIBYL_CHECK(type != StatementType::kSelect);
+  // ModificationStatement refuses these before looking at any relation.
+  for (const cql::Relation& relation : where) {
+    if (relation.lhs == cql::Relation::Lhs::kCustomIndexExpression) {
+      ThrowInvalid(
+          "Custom index expressions cannot be used in WHERE clauses for UPDATE or DELETE "
+          "statements");
+    }
+  }
+  RestrictionsBuilder builder(table, type, /*allow_filtering=*/false);
+  for (const cql::Relation& relation : where) builder.Add(relation, binds);
+  return builder.FinishModification(static_only);
 }
 
 const ColumnRestriction* Restrictions::Find(size_t column) const {

@@ -1,5 +1,7 @@
 #pragma once
-// The WHERE clause of a SELECT, prepared against its table: each relation
+// The WHERE clause of a statement — SELECT, UPDATE, DELETE, and the key
+// columns of INSERT (which Cassandra turns into `=` relations) — prepared
+// against its table: each relation
 // checked and merged the way Cassandra 4.1's StatementRestrictions (and its
 // PartitionKeySingleRestrictionSet, ClusteringColumnRestrictions,
 // TokenRestriction, SingleColumnRestriction and MultiColumnRestriction)
@@ -18,6 +20,18 @@
 //     CONTAINS KEY, map entries (`m['k'] = v`).
 // Custom index expressions, LIKE and IS NOT NULL are refused as Cassandra
 // refuses them without an index or outside a materialized view.
+//
+// Writes (PrepareModification) take the same relations through the same
+// preparation, with StatementRestrictions' rules for modifications:
+//   - every partition key column by = or IN ("Some partition key parts are
+//     missing: k"), no token();
+//   - INSERT and UPDATE: every clustering column by = or IN (single or
+//     multi-column), unless only static columns are written ("Some
+//     clustering keys are missing: c");
+//   - DELETE: = / IN on a prefix of the clustering columns, then possibly a
+//     slice (a range deletion);
+//   - no other column ("Non PRIMARY KEY columns found in where clause: v ").
+// BindWrite gives one request's partitions, rows or clustering ranges.
 
 #include <optional>
 #include <string_view>
@@ -97,8 +111,15 @@ struct TokenRestriction {
   bool upper_inclusive = false;
 };
 
+// Which statement a WHERE clause belongs to (Cassandra's StatementType):
+// only SELECT filters or reads ranges of the ring; only SELECT and DELETE
+// take clustering slices. Messages name it ("... for UPDATE statements").
+enum class StatementType { kSelect, kInsert, kUpdate, kDelete };
+const char* StatementTypeName(StatementType type);
+
 class RowFilter;
 struct BoundRestrictions;
+struct BoundWriteKeys;
 
 class Restrictions {
  public:
@@ -107,6 +128,13 @@ class Restrictions {
   static Restrictions Prepare(const schema::TableMetadata& table,
                               const std::vector<cql::Relation>& where, bool allow_filtering,
                               BindSpecCollector& binds);
+  // The WHERE clause of INSERT (its key columns as `=` relations), UPDATE or
+  // DELETE. `static_only`: the statement writes only static columns.
+  // REQUIRES: type != kSelect.
+  static Restrictions PrepareModification(const schema::TableMetadata& table,
+                                          const std::vector<cql::Relation>& where,
+                                          StatementType type, bool static_only,
+                                          BindSpecCollector& binds);
 
   // Single-column restrictions (partition key, clustering, static and regular columns).
   const std::vector<ColumnRestriction>& columns() const { return restrictions_; }
@@ -129,6 +157,12 @@ class Restrictions {
   bool has_token_restriction() const { return token_.has_value(); }
   bool has_clustering_restrictions() const { return has_clustering_; }
   bool has_non_key_restrictions() const { return has_non_key_; }
+  // A clustering column restricted by IN with several values (single or
+  // multi-column): Cassandra's clusteringKeyRestrictionsHasIN().
+  bool clustering_has_in() const { return clustering_has_in_; }
+  // A DELETE of clustering ranges: a slice, or = / IN on fewer clustering
+  // columns than the table has (modifications only).
+  bool deletes_ranges() const { return deletes_ranges_; }
 
   // For PREPARED's pk_index: the marker bound to each partition key column,
   // or empty unless every partition key column is bound by a marker.
@@ -141,6 +175,11 @@ class Restrictions {
   // must outlive neither.
   [[nodiscard]] BoundRestrictions Bind(const schema::TableMetadata& table,
                                        const BoundValues& values) const;
+  // A modification's restrictions with one request's values: its partitions,
+  // and its rows or (deletes_ranges()) clustering ranges. Same messages as
+  // Bind, plus the key length limits on clustering values.
+  [[nodiscard]] BoundWriteKeys BindWrite(const schema::TableMetadata& table,
+                                         const BoundValues& values) const;
 
  private:
   friend class RestrictionsBuilder;
@@ -154,6 +193,8 @@ class Restrictions {
   bool partition_key_needs_filtering_ = false;
   bool has_clustering_ = false;
   bool has_non_key_ = false;
+  bool clustering_has_in_ = false;
+  bool deletes_ranges_ = false;
 };
 
 // Restrictions bound to one request's values: decides whether a row matches
@@ -188,6 +229,21 @@ class RowFilter {
 struct BoundRestrictions {
   ReadPlan plan;
   RowFilter filter;
+};
+
+// What one execution of a write touches.
+struct BoundWriteKeys {
+  // Each partition once, in the order of their key values (as Cassandra's
+  // MultiCBuilder builds them); empty only for an empty IN.
+  std::vector<storage::PartitionKey> partitions;
+  // Unless the restrictions delete ranges: each row once, in clustering
+  // order; one empty clustering when no clustering column is restricted (a
+  // table without clustering columns, the static row, a whole partition);
+  // none for an empty IN.
+  std::vector<storage::Clustering> clusterings;
+  // When they delete ranges: the ranges, in clustering order and not
+  // overlapping; none when the range is empty.
+  std::vector<storage::ClusteringSlice> ranges;
 };
 
 }  // namespace sibyl::query

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cluster/token.h"
+#include "common/check.h"
 #include "common/error.h"
 #include "query/restrictions/cartesian_product.h"
 #include "query/restrictions/clustering_slices.h"
@@ -228,6 +229,9 @@ int64_t TokenValue(const PreparedTerm& term, const BoundValues& values) {
   const Value v = term.Bind(values);
   if (v.is_null()) ThrowInvalid("Invalid null token value");
   if (v.is_unset()) ThrowInvalid("Invalid unset token value");
+  // A bigint may be empty; Cassandra then fails reading the token (a Server
+  // error from an IndexOutOfBoundsException): refused here as what it is.
+  if (v.bytes.empty()) ThrowInvalid("Invalid empty token value");
   return types::DecodeBigint(v.bytes);
 }
 
@@ -287,72 +291,63 @@ bool TokenAccepts(const BoundToken& b, int64_t token) {
   return above() && below();
 }
 
-}  // namespace
-
-BoundRestrictions Restrictions::Bind(const TableMetadata& table, const BoundValues& values) const {
-  BoundRestrictions out;
-  ReadPlan& plan = out.plan;
-  RowFilter& filter = out.filter;
-  std::optional<BoundToken> token;
-  if (token_) token = BindToken(*token_, values);
-
-  // Partitions: named, or a range of the ring.
-  if (selects_partitions_) {
-    std::vector<std::vector<BytesView>> per_column;
-    per_column.reserve(table.partition_key_size());
-    for (size_t i = 0; i < table.partition_key_size(); ++i) {
-      per_column.push_back(EqOrInValues(*Find(i), table.columns[i], values));
-    }
-    std::vector<std::vector<BytesView>> keys = CartesianProduct(per_column);
-    // In the order of the key values, without duplicates, as Cassandra's
-    // MultiCBuilder builds them (partitionKeyAsClusteringComparator): rows of
-    // several partitions come back in that order.
-    auto compare = [&](const std::vector<BytesView>& a, const std::vector<BytesView>& b) {
-      for (size_t i = 0; i < a.size(); ++i) {
-        const int c = types::Compare(*table.columns[i].type, a[i], b[i]);
-        if (c != 0) return c;
-      }
-      return 0;
-    };
-    std::sort(keys.begin(), keys.end(),
-              [&](const auto& a, const auto& b) { return compare(a, b) < 0; });
-    keys.erase(std::unique(keys.begin(), keys.end(),
-                           [&](const auto& a, const auto& b) { return compare(a, b) == 0; }),
-               keys.end());
-    std::vector<storage::PartitionKey> partitions;
-    partitions.reserve(keys.size());
-    for (const auto& components : keys) {
-      storage::PartitionKey key;
-      key.key = CheckedRoutingKey(components);
-      key.token = table.is_virtual ? cluster::kMinimumToken : cluster::Murmur3Token(key.key);
-      if (token && !TokenAccepts(*token, key.token)) continue;
-      partitions.push_back(std::move(key));
-    }
-    plan.selects_nothing = partitions.empty();
-    plan.partitions = std::move(partitions);
-  } else {
-    if (token && !TokenRangeOf(*token, plan.range)) plan.selects_nothing = true;
-    for (size_t i = 0; i < table.partition_key_size(); ++i) {
-      if (const ColumnRestriction* r = Find(i)) {
-        filter.Add(FilterCondition(*r, table.columns[i], values));
-      }
-    }
+// The partitions named by = / IN on every partition key column, each once,
+// in the order of their key values, as Cassandra's MultiCBuilder builds them
+// (partitionKeyAsClusteringComparator): rows of several partitions come back
+// in that order.
+std::vector<storage::PartitionKey> NamedPartitions(const Restrictions& restrictions,
+                                                   const TableMetadata& table,
+                                                   const BoundValues& values) {
+  std::vector<std::vector<BytesView>> per_column;
+  per_column.reserve(table.partition_key_size());
+  for (size_t i = 0; i < table.partition_key_size(); ++i) {
+    const ColumnRestriction* r = restrictions.Find(i);
+    SIBYL_CHECK(r != nullptr, "partition key column " + table.columns[i].name + " unrestricted");
+    per_column.push_back(EqOrInValues(*r, table.columns[i], values));
   }
+  std::vector<std::vector<BytesView>> keys = CartesianProduct(per_column);
+  auto compare = [&](const std::vector<BytesView>& a, const std::vector<BytesView>& b) {
+    for (size_t i = 0; i < a.size(); ++i) {
+      const int c = types::Compare(*table.columns[i].type, a[i], b[i]);
+      if (c != 0) return c;
+    }
+    return 0;
+  };
+  std::sort(keys.begin(), keys.end(),
+            [&](const auto& a, const auto& b) { return compare(a, b) < 0; });
+  keys.erase(std::unique(keys.begin(), keys.end(),
+                         [&](const auto& a, const auto& b) { return compare(a, b) == 0; }),
+             keys.end());
+  std::vector<storage::PartitionKey> partitions;
+  partitions.reserve(keys.size());
+  for (const auto& components : keys) {
+    storage::PartitionKey key;
+    key.key = CheckedRoutingKey(components);
+    key.token = table.is_virtual ? cluster::kMinimumToken : cluster::Murmur3Token(key.key);
+    partitions.push_back(std::move(key));
+  }
+  return partitions;
+}
 
-  // Clustering: = / IN from the first column on, then one slice, go to the
-  // plan; whatever follows a gap, a slice or a CONTAINS is filtered.
+// The clustering restrictions: = / IN from the first column on, then one
+// slice, bound for the plan; whatever follows a gap, a slice or a CONTAINS
+// goes to `filter` (REQUIRES: a filter when anything can follow).
+std::vector<BoundClusteringRestriction> BindClusteringRestrictions(const Restrictions& restrictions,
+                                                                   const TableMetadata& table,
+                                                                   const BoundValues& values,
+                                                                   RowFilter* filter) {
   struct Entry {
     size_t first;
     const ColumnRestriction* single;
     const MultiColumnRestriction* multi;
   };
   std::vector<Entry> entries;
-  for (const auto& r : restrictions_) {
+  for (const auto& r : restrictions.columns()) {
     if (table.columns[r.column].kind == ColumnKind::kClustering) {
       entries.push_back({r.column, &r, nullptr});
     }
   }
-  for (const auto& m : multi_) entries.push_back({m.first, nullptr, &m});
+  for (const auto& m : restrictions.multi_column()) entries.push_back({m.first, nullptr, &m});
   std::sort(entries.begin(), entries.end(),
             [](const Entry& a, const Entry& b) { return a.first < b.first; });
   std::vector<BoundClusteringRestriction> usable;
@@ -362,10 +357,11 @@ BoundRestrictions Restrictions::Bind(const TableMetadata& table, const BoundValu
     const bool contains = e.single != nullptr && e.single->is_contains();
     if (!filtering && (contains || e.first != position)) filtering = true;
     if (filtering) {
+      SIBYL_CHECK(filter != nullptr, "a write's clustering restrictions need filtering");
       if (e.single != nullptr) {
-        filter.Add(FilterCondition(*e.single, table.columns[e.first], values));
+        filter->Add(FilterCondition(*e.single, table.columns[e.first], values));
       } else {
-        AddMultiColumnFilter(table, *e.multi, values, filter);
+        AddMultiColumnFilter(table, *e.multi, values, *filter);
       }
       continue;
     }
@@ -380,6 +376,71 @@ BoundRestrictions Restrictions::Bind(const TableMetadata& table, const BoundValu
       position = e.single != nullptr ? e.first + 1 : e.multi->last() + 1;
     }
   }
+  return usable;
+}
+
+// The rows of = / IN restrictions covering every clustering column: the
+// cartesian product of their tuples, each row once, in clustering order.
+std::vector<storage::Clustering> FullClusterings(
+    const TableMetadata& table, const std::vector<BoundClusteringRestriction>& restrictions) {
+  std::vector<storage::Clustering> rows(1);
+  for (const BoundClusteringRestriction& r : restrictions) {
+    std::vector<storage::Clustering> extended;
+    extended.reserve(rows.size() * r.tuples.size());
+    for (const storage::Clustering& prefix : rows) {
+      for (const std::vector<BytesView>& tuple : r.tuples) {
+        storage::Clustering row = prefix;
+        for (BytesView value : tuple) {
+          CheckKeyLength(value.size());
+          row.emplace_back(value);
+        }
+        extended.push_back(std::move(row));
+      }
+    }
+    rows = std::move(extended);
+  }
+  auto less = [&](const auto& a, const auto& b) {
+    return schema::CompareClusterings(table, a, b) < 0;
+  };
+  std::sort(rows.begin(), rows.end(), less);
+  rows.erase(std::unique(rows.begin(), rows.end(),
+                         [&](const auto& a, const auto& b) {
+                           return schema::CompareClusterings(table, a, b) == 0;
+                         }),
+             rows.end());
+  return rows;
+}
+
+}  // namespace
+
+BoundRestrictions Restrictions::Bind(const TableMetadata& table, const BoundValues& values) const {
+  BoundRestrictions out;
+  ReadPlan& plan = out.plan;
+  RowFilter& filter = out.filter;
+  std::optional<BoundToken> token;
+  if (token_) token = BindToken(*token_, values);
+
+  // Partitions: named, or a range of the ring.
+  if (selects_partitions_) {
+    std::vector<storage::PartitionKey> partitions = NamedPartitions(*this, table, values);
+    if (token) {
+      std::erase_if(partitions, [&](const storage::PartitionKey& key) {
+        return !TokenAccepts(*token, key.token);
+      });
+    }
+    plan.selects_nothing = partitions.empty();
+    plan.partitions = std::move(partitions);
+  } else {
+    if (token && !TokenRangeOf(*token, plan.range)) plan.selects_nothing = true;
+    for (size_t i = 0; i < table.partition_key_size(); ++i) {
+      if (const ColumnRestriction* r = Find(i)) {
+        filter.Add(FilterCondition(*r, table.columns[i], values));
+      }
+    }
+  }
+
+  std::vector<BoundClusteringRestriction> usable =
+      BindClusteringRestrictions(*this, table, values, &filter);
   ClusteringSlices slices = BuildClusteringSlices(table, usable);
   plan.slices = std::move(slices.slices);
   plan.selects_nothing |= slices.selects_nothing;
@@ -390,6 +451,31 @@ BoundRestrictions Restrictions::Bind(const TableMetadata& table, const BoundValu
       filter.Add(FilterCondition(r, table.columns[r.column], values));
     }
   }
+  return out;
+}
+
+BoundWriteKeys Restrictions::BindWrite(const TableMetadata& table,
+                                       const BoundValues& values) const {
+  BoundWriteKeys out;
+  out.partitions = NamedPartitions(*this, table, values);
+  const std::vector<BoundClusteringRestriction> clustering =
+      BindClusteringRestrictions(*this, table, values, nullptr);
+  if (!deletes_ranges_) {
+    out.clusterings = FullClusterings(table, clustering);
+    return out;
+  }
+  for (const BoundClusteringRestriction& r : clustering) {
+    for (const auto& tuple : r.tuples) {
+      for (BytesView value : tuple) CheckKeyLength(value.size());
+    }
+    for (const auto* bound : {&r.lower, &r.upper}) {
+      if (!*bound) continue;
+      for (BytesView value : (*bound)->values) CheckKeyLength(value.size());
+    }
+  }
+  ClusteringSlices slices = BuildClusteringSlices(table, clustering);
+  // An empty range (or IN) deletes nothing, as DeleteStatement.addUpdateForKey.
+  if (!slices.selects_nothing) out.ranges = std::move(slices.slices);
   return out;
 }
 

@@ -261,6 +261,9 @@ TEST_F(RestrictionsTest, RefusesValuesAtBind) {
   PreparedWhere big(*text_key, "SELECT * FROM t WHERE k = ?");
   EXPECT_EQ(ErrorOf([&] { (void)big.Bind({Bytes(65536, 'x')}); }),
             "Key length of 65536 is longer than maximum of 65535");
+  // An empty bigint is a valid value but no token.
+  PreparedWhere empty_token(*text_key, "SELECT * FROM t WHERE token(k) > ?");
+  EXPECT_EQ(ErrorOf([&] { (void)empty_token.Bind({Bytes()}); }), "Invalid empty token value");
   // A component too long for a composite key's 16-bit length is refused
   // before the key is built (it would have been cut to a wrong key).
   auto two_part_key =

@@ -133,14 +133,6 @@ std::string RelationText(const cql::Relation& relation) {
   return lhs + " " + OperatorText(relation.op) + " " + value;
 }
 
-size_t ExistingColumn(const TableMetadata& table, const std::string& name) {
-  const int index = table.ColumnIndex(name);
-  if (index < 0) {
-    ThrowInvalid("Undefined column name " + name + " in table " + table.QualifiedName());
-  }
-  return static_cast<size_t>(index);
-}
-
 ColumnRestriction PrepareSingleColumn(const TableMetadata& table, size_t index,
                                       const cql::Relation& relation, BindSpecCollector& binds) {
   const ColumnMetadata& column = table.columns[index];

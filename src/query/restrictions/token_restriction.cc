@@ -56,7 +56,8 @@ TokenRestriction PrepareToken(const TableMetadata& table, const cql::Relation& r
     ThrowInvalid(std::string(OperatorText(op)) + " cannot be used with the token function");
   }
   std::vector<size_t> columns;
-  for (const std::string& name : relation.columns) columns.push_back(ExistingColumn(table, name));
+  for (const std::string& name : relation.columns)
+    columns.push_back(table.ExistingColumnIndex(name));
   CheckTokenColumns(table, columns);
   if (table.is_virtual) {
     ThrowInvalid("token() restrictions on virtual tables are not supported by Sibyl yet");

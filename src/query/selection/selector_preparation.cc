@@ -20,11 +20,7 @@ using types::TypePtr;
 constexpr std::string_view kSelectionMarkerName = "[selection]";
 
 size_t RequireColumn(const schema::TableMetadata& table, const std::string& name) {
-  const int i = table.ColumnIndex(name);
-  if (i < 0) {
-    ThrowInvalid("Undefined column name " + name + " in table " + table.QualifiedName());
-  }
-  return static_cast<size_t>(i);
+  return table.ExistingColumnIndex(name);
 }
 
 [[noreturn]] void ThrowInferType(std::string_view text) {

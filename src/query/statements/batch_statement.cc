@@ -1,81 +1,20 @@
 #include "query/statements/batch_statement.h"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
-#include <array>
-#include <map>
 #include <memory>
-#include <set>
 #include <string>
-#include <tuple>
 #include <utility>
 
 #include "common/error.h"
 #include "query/read/storage_layout.h"
+#include "query/statements/batch_guards.h"
+#include "query/statements/batch_markers.h"
 #include "query/statements/cas_request.h"
 #include "storage/mutation_merge.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {
 namespace {
-
-// Every bind marker of a statement, so a batch's statement can be prepared
-// with its markers renumbered from 0.
-class MarkerCollector {
- public:
-  void Add(cql::Term& term) {
-    if (term.kind == cql::Term::Kind::kBindMarker) markers_.push_back(&term);
-    for (auto& element : term.elements) Add(element);
-  }
-  void Add(std::optional<cql::Term>& term) {
-    if (term) Add(*term);
-  }
-  void Add(std::vector<cql::Term>& terms) {
-    for (auto& term : terms) Add(term);
-  }
-  void Add(cql::Attributes& attributes) {
-    Add(attributes.timestamp);
-    Add(attributes.ttl);
-  }
-  void Add(std::vector<cql::Relation>& where) {
-    for (auto& relation : where) {
-      Add(relation.map_key);
-      Add(relation.terms);
-    }
-  }
-  void Add(std::vector<cql::Condition>& conditions) {
-    for (auto& condition : conditions) {
-      Add(condition.element);
-      Add(condition.values);
-    }
-  }
-  void Add(cql::InsertStatement& insert) {
-    Add(insert.values);
-    Add(insert.json_value);
-    Add(insert.attributes);
-  }
-  void Add(cql::UpdateStatement& update) {
-    Add(update.attributes);
-    for (auto& operation : update.operations) {
-      Add(operation.value);
-      Add(operation.element);
-    }
-    Add(update.where);
-    Add(update.conditions);
-  }
-  void Add(cql::DeleteStatement& del) {
-    for (auto& deletion : del.deletions) Add(deletion.element);
-    Add(del.attributes);
-    Add(del.where);
-    Add(del.conditions);
-  }
-
-  const std::vector<cql::Term*>& markers() const { return markers_; }
-
- private:
-  std::vector<cql::Term*> markers_;
-};
 
 bool HasOwnTimestamp(const cql::ModificationStatement& raw) {
   return std::visit(
@@ -176,15 +115,10 @@ std::shared_ptr<const BatchPlan> PrepareBatch(const cql::BatchStatement& raw, in
   batch->children.reserve(raw.statements.size());
   for (const cql::ModificationStatement& statement : raw.statements) {
     cql::ModificationStatement copy = statement;
-    MarkerCollector collector;
-    std::visit([&](auto& s) { collector.Add(s); }, copy);
-    int first = marker_count;
-    for (const cql::Term* marker : collector.markers()) first = std::min(first, marker->bind_index);
-    const int count = static_cast<int>(collector.markers().size());
-    for (cql::Term* marker : collector.markers()) marker->bind_index -= first;
+    const RenumberedMarkers markers = RenumberMarkers(copy, marker_count);
     BatchPlan::Child child;
-    child.plan = PrepareModification(copy, count, schema, keyspace);
-    child.first_marker = count == 0 ? 0 : first;
+    child.plan = PrepareModification(copy, markers.count, schema, keyspace);
+    child.first_marker = markers.first;
     const auto& specs = child.plan.statement->bind_specs();
     for (size_t i = 0; i < specs.size(); ++i) {
       batch->bind_specs.at(static_cast<size_t>(child.first_marker) + i) = specs[i];
@@ -195,118 +129,6 @@ std::shared_ptr<const BatchPlan> PrepareBatch(const cql::BatchStatement& raw, in
   ValidateBatch(batch->type, batch->timestamp.has_value(), plans);
   return batch;
 }
-
-int64_t BatchDataSize(const storage::Mutation& mutation) {
-  // Cassandra's Cell.dataSize: timestamp (8), ttl (4), local deletion time (4).
-  constexpr int64_t kCellOverhead = 16;
-  constexpr int64_t kDeletionTimeSize = 12;
-  int64_t size = 0;
-  for (const storage::RowWrite& row : mutation.rows) {
-    for (const Bytes& value : row.clustering) size += static_cast<int64_t>(value.size());
-    size += kDeletionTimeSize * static_cast<int64_t>(row.collection_deletions.size());
-    for (const storage::CellWrite& cell : row.cells) {
-      size += kCellOverhead + static_cast<int64_t>(cell.cell.value.size());
-      if (cell.path) size += static_cast<int64_t>(cell.path->size());
-    }
-  }
-  return size;
-}
-
-namespace {
-
-// Java's Set.toString of table names ("[ks.a, ks.b]"), sorted so the
-// message does not depend on hashing.
-std::string TableSet(std::set<std::string> names) {
-  std::string out = "[";
-  for (const std::string& name : names) {
-    if (out.size() > 1) out += ", ";
-    out += name;
-  }
-  return out + "]";
-}
-
-std::string QualifiedTableName(const std::vector<BatchChildRequest>& children,
-                               const types::Uuid& table_id) {
-  for (const BatchChildRequest& child : children) {
-    const schema::TableMetadata& table = *child.plan->statement->table();
-    if (table.id == table_id) return table.QualifiedName();
-  }
-  return table_id.ToString();
-}
-
-// BatchStatement.verifyBatchSize: only batches over several partitions.
-void CheckBatchSize(const std::vector<storage::Mutation>& mutations,
-                    const std::vector<BatchChildRequest>& children,
-                    const BatchExecution& execution) {
-  if (mutations.size() <= 1) return;
-  int64_t size = 0;
-  for (const storage::Mutation& mutation : mutations) size += BatchDataSize(mutation);
-  const BatchLimits& limits = execution.limits;
-  if (size <= limits.size_warn_threshold_bytes) return;
-  std::set<std::string> tables;
-  for (const storage::Mutation& m : mutations)
-    tables.insert(QualifiedTableName(children, m.table_id));
-  if (size > limits.size_fail_threshold_bytes) {
-    spdlog::error(
-        "Batch for {} is of size {}, exceeding specified threshold of {} by {}. (see "
-        "batch_size_fail_threshold)",
-        TableSet(tables), size, limits.size_fail_threshold_bytes,
-        size - limits.size_fail_threshold_bytes);
-    ThrowInvalid("Batch too large");
-  }
-  std::string warning = "Batch for " + TableSet(tables) + " is of size " + std::to_string(size) +
-                        ", exceeding specified threshold of " +
-                        std::to_string(limits.size_warn_threshold_bytes) + " by " +
-                        std::to_string(size - limits.size_warn_threshold_bytes) + ".";
-  spdlog::warn("{}", warning);
-  if (execution.warnings != nullptr) execution.warnings->push_back(std::move(warning));
-}
-
-// BatchStatement.verifyBatchType: unlogged batches over many partitions.
-void CheckUnloggedSpread(const std::vector<storage::Mutation>& mutations,
-                         const std::vector<BatchChildRequest>& children,
-                         const BatchExecution& execution) {
-  if (execution.type == protocol::BatchType::kLogged || mutations.size() <= 1) return;
-  std::set<std::pair<int64_t, Bytes>> keys;
-  std::set<std::string> tables;
-  for (const storage::Mutation& m : mutations) {
-    keys.emplace(m.partition.token, m.partition.key);
-    tables.insert(QualifiedTableName(children, m.table_id));
-  }
-  if (static_cast<int64_t>(keys.size()) <=
-      execution.limits.unlogged_across_partitions_warn_threshold)
-    return;
-  std::string warning = "Unlogged batch covering " + std::to_string(keys.size()) +
-                        " partitions detected against table" + (tables.size() == 1 ? "" : "s") +
-                        " " + TableSet(tables) +
-                        ". You should use a logged batch for atomicity, or asynchronous writes "
-                        "for performance.";
-  spdlog::warn("{}", warning);
-  if (execution.warnings != nullptr) execution.warnings->push_back(std::move(warning));
-}
-
-// A logged batch's batch log entries live gc_grace_seconds: Cassandra warns
-// when a table of the batch has none.
-void CheckLoggedGcGrace(const std::vector<BatchChildRequest>& children,
-                        const BatchExecution& execution) {
-  if (execution.type != protocol::BatchType::kLogged) return;
-  std::set<std::string> tables;
-  for (const BatchChildRequest& child : children) {
-    const schema::TableMetadata& table = *child.plan->statement->table();
-    if (table.params.gc_grace_seconds == 0) tables.insert(table.QualifiedName());
-  }
-  if (tables.empty()) return;
-  std::string warning =
-      "Executing a LOGGED BATCH on table" + std::string(tables.size() == 1 ? "" : "s") + " " +
-      TableSet(tables) +
-      ", configured with a gc_grace_seconds of 0. The gc_grace_seconds is used to TTL batchlog "
-      "entries, so setting gc_grace_seconds too low on tables involved in an atomic batch might "
-      "cause batchlog entries to expire before being replayed.";
-  spdlog::warn("{}", warning);
-  if (execution.warnings != nullptr) execution.warnings->push_back(std::move(warning));
-}
-
-}  // namespace
 
 namespace {
 

@@ -106,11 +106,6 @@ struct BatchExecution {
                                   const BatchExecution& execution,
                                   cluster::Coordinator& coordinator);
 
-// The size Cassandra's batch thresholds measure (PartitionUpdate.dataSize):
-// clustering values, and per cell its timestamp, ttl and local deletion time
-// (16 bytes), value and element path; 12 bytes per collection deletion.
-[[nodiscard]] int64_t BatchDataSize(const storage::Mutation& mutation);
-
 // Runs one INSERT, UPDATE or DELETE: a VoidResult, or for a conditional
 // statement the lightweight transaction's [applied] rows. Throws
 // CqlError(kInvalid) for tables the engine does not store.

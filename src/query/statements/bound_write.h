@@ -20,7 +20,7 @@
 
 #include "common/bytes.h"
 #include "protocol/request.h"
-#include "query/restrictions/modification_where.h"
+#include "query/restrictions/restrictions.h"
 #include "query/statements/insert_json.h"
 #include "query/terms/bind_variables.h"
 #include "storage/mutation.h"
@@ -40,17 +40,18 @@ class BoundWrite {
   // or the INSERT JSON document's.
   const BoundValues& data() const { return json_ ? json_->values : *request_; }
 
-  // The routing keys of the partitions written, without duplicates, in the
-  // order given. Never empty but for an empty IN.
-  const std::vector<Bytes>& partition_keys() const { return partition_keys_; }
-  // The rows written, when the statement has no clustering slices: every
-  // combination of the clustering's = and IN values (none for an empty IN),
-  // or one empty clustering when no clustering column is restricted (a
-  // table without clustering columns, the static row, a whole partition).
-  const std::vector<storage::Clustering>& clusterings() const { return clusterings_; }
-  // The clustering ranges a DELETE removes, when it has slices (empty when
-  // the range is empty).
-  const std::vector<DeletedRange>& ranges() const { return ranges_; }
+  // The partitions written, each once, in the order of their key values.
+  // Never empty but for an empty IN.
+  const std::vector<storage::PartitionKey>& partition_keys() const { return keys_.partitions; }
+  // The rows written, when the statement deletes no clustering ranges: every
+  // combination of the clustering's = and IN values, once each in
+  // clustering order (none for an empty IN), or one empty clustering when no
+  // clustering column is restricted (a table without clustering columns,
+  // the static row, a whole partition).
+  const std::vector<storage::Clustering>& clusterings() const { return keys_.clusterings; }
+  // The clustering ranges a DELETE removes, when it deletes ranges (empty
+  // when the range is empty).
+  const std::vector<storage::ClusteringSlice>& ranges() const { return keys_.ranges; }
 
  private:
   friend class ModificationStatement;
@@ -68,9 +69,7 @@ class BoundWrite {
 
   const BoundValues* request_;
   std::unique_ptr<const JsonValues> json_;  // INSERT JSON only
-  std::vector<Bytes> partition_keys_;
-  std::vector<storage::Clustering> clusterings_;
-  std::vector<DeletedRange> ranges_;
+  BoundWriteKeys keys_;
 };
 
 }  // namespace sibyl::query

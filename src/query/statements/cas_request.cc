@@ -24,19 +24,6 @@ struct RowConditions {
   std::vector<BoundCondition> conditions;  // kColumns
 };
 
-// Clusterings in the table's clustering order (ASC / DESC per column).
-int CompareClusterings(const TableMetadata& table, const storage::Clustering& a,
-                       const storage::Clustering& b) {
-  const size_t begin = table.clustering_begin();
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    const schema::ColumnMetadata& column = table.columns[begin + i];
-    int c = types::Compare(*column.type, a[i], b[i]);
-    if (column.order == schema::ClusteringOrder::kDesc) c = -c;
-    if (c != 0) return c;
-  }
-  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
-}
-
 const schema::Schema& NoSchema() {
   // StorageRowSource::ToRows reads only the table; ReadRequest still wants a schema.
   static const schema::Schema* const kEmpty = new schema::Schema(schema::Schema::KeyspaceMap{});
@@ -118,8 +105,8 @@ class CasRequest {
         statement.kind() == ModificationStatement::Kind::kDelete ? "deletions" : "updates";
     // The keys are evaluated once: what is read is what is written.
     BoundWrite write = statement.Bind(values);
-    const std::vector<Bytes>& keys = write.partition_keys();
-    if (statement.where().partition_key_has_in(table)) {
+    const std::vector<storage::PartitionKey>& keys = write.partition_keys();
+    if (statement.partition_key_has_in()) {
       ThrowInvalid(is_batch_ ? std::string("Batch with conditions cannot span multiple partitions "
                                            "(you cannot use IN on the partition key)")
                              : std::string("IN on the partition key is not supported with "
@@ -128,11 +115,11 @@ class CasRequest {
     }
     if (keys.empty()) ThrowInvalid("Invalid empty partition key");  // not reachable without IN
     if (!key_) {
-      key_ = storage::PartitionKey{cluster::Murmur3Token(keys.front()), keys.front()};
-    } else if (key_->key != keys.front()) {
+      key_ = keys.front();
+    } else if (key_->key != keys.front().key) {
       ThrowInvalid("Batch with conditions cannot span multiple partitions");
     }
-    if (statement.where().clustering_has_in(table)) {
+    if (statement.clustering_has_in()) {
       ThrowInvalid(std::string("IN on the clustering key columns is not supported with "
                                "conditional ") +
                    what);
@@ -153,13 +140,9 @@ class CasRequest {
       wildcard_ = true;
       return;
     }
-    std::vector<BoundCondition> regular;
-    std::vector<BoundCondition> statics;
-    for (const ColumnCondition& condition : statement.conditions()) {
-      (condition.is_static() ? statics : regular).push_back(condition.Bind(values));
-      (condition.is_static() ? condition_statics_ : condition_regulars_)
-          .push_back(condition.column());
-    }
+    auto [regular, statics] = statement.BindConditions(values);
+    for (const BoundCondition& c : regular) condition_regulars_.push_back(c.column());
+    for (const BoundCondition& c : statics) condition_statics_.push_back(c.column());
     // Cassandra lists the regular condition columns first, then the static ones.
     for (const auto* group : {&regular, &statics}) {
       for (const BoundCondition& c : *group) result_columns_.push_back(c.column());
@@ -307,8 +290,9 @@ class CasRequest {
     }
     std::vector<storage::Clustering> clusterings;
     for (const auto& entry : row_conditions_) clusterings.push_back(entry.first);
-    std::sort(clusterings.begin(), clusterings.end(),
-              [&](const auto& a, const auto& b) { return CompareClusterings(table_, a, b) < 0; });
+    std::sort(clusterings.begin(), clusterings.end(), [&](const auto& a, const auto& b) {
+      return schema::CompareClusterings(table_, a, b) < 0;
+    });
     for (storage::Clustering& clustering : clusterings) {
       storage::ClusteringSlice slice;
       slice.start = storage::ClusteringBound{clustering, true};

@@ -83,12 +83,8 @@ bool CompareWithOperator(Op op, const types::CqlType& type, const std::optional<
 
 ColumnCondition ColumnCondition::Prepare(const schema::TableMetadata& table,
                                          const cql::Condition& raw, BindSpecCollector& binds) {
-  const int index = table.ColumnIndex(raw.column);
-  if (index < 0) {
-    ThrowInvalid("Undefined column name " + types::MaybeQuoteIdentifier(raw.column) + " in table " +
-                 table.QualifiedName());
-  }
-  const schema::ColumnMetadata& column = table.columns[static_cast<size_t>(index)];
+  const size_t index = table.ExistingColumnIndex(raw.column);
+  const schema::ColumnMetadata& column = table.columns[index];
   const types::CqlType& type = *column.type;
   if (type.kind() == types::Kind::kCounter)
     ThrowInvalid("Conditions on counters are not supported");

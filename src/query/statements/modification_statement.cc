@@ -20,12 +20,7 @@ using schema::ColumnMetadata;
 using schema::TableMetadata;
 
 size_t RequireColumn(const TableMetadata& table, const std::string& name) {
-  const int index = table.ColumnIndex(name);
-  if (index < 0) {
-    ThrowInvalid("Undefined column name " + types::MaybeQuoteIdentifier(name) + " in table " +
-                 table.QualifiedName());
-  }
-  return static_cast<size_t>(index);
+  return table.ExistingColumnIndex(name);
 }
 
 cql::Relation EqualityRelation(const std::string& column, const cql::Term& value) {
@@ -110,146 +105,179 @@ std::shared_ptr<const ModificationStatement> ModificationStatement::Prepare(
 
   BindSpecCollector binds(table.keyspace, table.name, marker_count);
   s.attributes_ = WriteAttributes::Prepare(raw_attributes, binds);
-
-  // IF ...: Cassandra prepares the conditions before the operations.
-  const std::vector<cql::Condition>* conditions = nullptr;
-  if (const auto* update = std::get_if<cql::UpdateStatement>(&raw)) {
-    s.if_exists_ = update->if_exists;
-    conditions = &update->conditions;
-  } else if (const auto* del = std::get_if<cql::DeleteStatement>(&raw)) {
-    s.if_exists_ = del->if_exists;
-    conditions = &del->conditions;
-  } else {
-    s.if_not_exists_ = std::get<cql::InsertStatement>(raw).if_not_exists;
-  }
-  s.has_conditions_ =
-      s.if_exists_ || s.if_not_exists_ || (conditions != nullptr && !conditions->empty());
-  // Which kinds of columns the IF conditions name (ColumnConditions.appliesTo*Columns).
-  bool regular_conditions = false;
-  bool static_conditions = false;
-  if (conditions != nullptr && !conditions->empty()) {
-    if (s.attributes_.has_timestamp()) {
-      ThrowInvalid("Cannot provide custom timestamp for conditional updates");
-    }
-    for (const cql::Condition& raw_condition : *conditions) {
-      s.conditions_.push_back(ColumnCondition::Prepare(table, raw_condition, binds));
-      (s.conditions_.back().is_static() ? static_conditions : regular_conditions) = true;
-    }
-  }
-
-  auto add_operation = [&](UpdateOperation op) {
-    s.requires_read_ |= op.requires_read();
-    if (table.columns[op.column()].kind == ColumnKind::kStatic) {
-      s.static_operations_.push_back(std::move(op));
-    } else {
-      s.regular_operations_.push_back(std::move(op));
-    }
-  };
-
-  std::vector<cql::Relation> insert_where;
-  std::optional<BindSpecCollector> json_binds;  // INSERT JSON: one marker per column
-  const std::vector<cql::Relation>* where = &insert_where;
-  const char* type_name = "INSERT";
-  bool clustering_set = false;  // INSERT names a clustering column
-  if (const auto* insert = std::get_if<cql::InsertStatement>(&raw)) {
-    s.kind_ = Kind::kInsert;
-    if (s.is_counter_) {
-      ThrowInvalid("INSERT statements are not allowed on counter tables, use UPDATE instead");
-    }
-    if (insert->json) {
-      PrepareJson(s, *insert, binds);
-      json_binds.emplace(table.keyspace, table.name, static_cast<int>(table.columns.size()));
-      for (size_t index = 0; index < table.columns.size(); ++index) {
-        const ColumnMetadata& column = table.columns[index];
-        cql::Term marker;
-        marker.kind = cql::Term::Kind::kBindMarker;
-        marker.bind_index = static_cast<int>(index);
-        if (column.kind == ColumnKind::kClustering) clustering_set = true;
-        if (column.is_primary_key()) {
-          insert_where.push_back(EqualityRelation(column.name, marker));
-        } else {
-          add_operation(UpdateOperation::PrepareSetValue(column, index, marker, *json_binds));
-        }
-      }
-    } else {
-      PrepareInsertValues(*insert, table, binds, insert_where, clustering_set, add_operation);
-    }
-  } else if (const auto* update = std::get_if<cql::UpdateStatement>(&raw)) {
-    s.kind_ = Kind::kUpdate;
-    type_name = "UPDATE";
-    for (const auto& raw_op : update->operations) {
-      const size_t index = RequireColumn(table, raw_op.column);
-      const ColumnMetadata& column = table.columns[index];
-      if (column.is_primary_key()) {
-        ThrowInvalid("PRIMARY KEY part " + column.name + " found in SET part");
-      }
-      add_operation(UpdateOperation::PrepareUpdate(column, index, raw_op, binds));
-    }
-    where = &update->where;
-  } else {
-    const auto& del = std::get<cql::DeleteStatement>(raw);
-    s.kind_ = Kind::kDelete;
-    type_name = "DELETE";
-    for (const auto& deletion : del.deletions) {
-      const size_t index = RequireColumn(table, deletion.column);
-      const ColumnMetadata& column = table.columns[index];
-      if (column.is_primary_key()) {
-        ThrowInvalid("Invalid identifier " + column.name +
-                     " for deletion (should not be a PRIMARY KEY part)");
-      }
-      add_operation(UpdateOperation::PrepareDeletion(column, index, deletion, binds));
-    }
-    where = &del.where;
-  }
+  // Cassandra prepares the conditions before the operations.
+  const ConditionedColumns conditioned = s.PrepareConditions(raw, binds);
+  PreparedOperations prepared = s.PrepareOperations(raw, binds);
 
   // Cassandra's Operations.appliesToRegularColumns(): a DELETE without
   // columns deletes whole rows, so it applies to the regular columns.
   const bool operations_apply_to_regular =
       !s.regular_operations_.empty() || (s.kind_ == Kind::kDelete && s.static_operations_.empty());
   // Cassandra's appliesOnlyToStaticColumns.
-  s.static_only_ = !clustering_set && !operations_apply_to_regular && !regular_conditions &&
-                   (!s.static_operations_.empty() || static_conditions);
-  s.where_ = ModificationWhere::Prepare(table, *where, type_name, s.static_only_,
-                                        json_binds ? *json_binds : binds);
-  if (json_binds) s.json_column_specs_ = json_binds->Take();
+  s.static_only_ = !prepared.clustering_set && !operations_apply_to_regular &&
+                   !conditioned.regular && (!s.static_operations_.empty() || conditioned.statics);
+  s.where_ =
+      Restrictions::PrepareModification(table, prepared.Where(), prepared.type, s.static_only_,
+                                        prepared.json_binds ? *prepared.json_binds : binds);
+  if (prepared.json_binds) s.json_column_specs_ = prepared.json_binds->Take();
 
-  if (s.has_conditions_ && s.is_counter_) {
-    ThrowInvalid("Conditional updates are not supported on counter tables");
+  s.CheckConditionalRules(conditioned, operations_apply_to_regular);
+  s.CheckAttributes();
+  s.bind_specs_ = binds.Take();
+  return statement;
+}
+
+ModificationStatement::ConditionedColumns ModificationStatement::PrepareConditions(
+    const cql::ModificationStatement& raw, BindSpecCollector& binds) {
+  const std::vector<cql::Condition>* conditions = nullptr;
+  if (const auto* update = std::get_if<cql::UpdateStatement>(&raw)) {
+    if_exists_ = update->if_exists;
+    conditions = &update->conditions;
+  } else if (const auto* del = std::get_if<cql::DeleteStatement>(&raw)) {
+    if_exists_ = del->if_exists;
+    conditions = &del->conditions;
+  } else {
+    if_not_exists_ = std::get<cql::InsertStatement>(raw).if_not_exists;
   }
-  if (s.has_conditions_ && s.attributes_.has_timestamp()) {
+  has_conditions_ = if_exists_ || if_not_exists_ || (conditions != nullptr && !conditions->empty());
+  ConditionedColumns conditioned;
+  if (conditions == nullptr || conditions->empty()) return conditioned;
+  if (attributes_.has_timestamp()) {
     ThrowInvalid("Cannot provide custom timestamp for conditional updates");
   }
-  if (s.kind_ == Kind::kDelete && s.has_conditions_ && table.clustering_size() > 0 &&
-      (s.where_.has_slices() || !s.where_.has_clustering())) {
+  for (const cql::Condition& raw_condition : *conditions) {
+    conditions_.push_back(ColumnCondition::Prepare(*table_, raw_condition, binds));
+    (conditions_.back().is_static() ? conditioned.statics : conditioned.regular) = true;
+  }
+  return conditioned;
+}
+
+ModificationStatement::BoundConditions ModificationStatement::BindConditions(
+    const BoundValues& values) const {
+  BoundConditions bound;
+  for (const ColumnCondition& condition : conditions_) {
+    (condition.is_static() ? bound.statics : bound.regular).push_back(condition.Bind(values));
+  }
+  return bound;
+}
+
+void ModificationStatement::AddOperation(UpdateOperation operation) {
+  requires_read_ |= operation.requires_read();
+  if (table_->columns[operation.column()].kind == ColumnKind::kStatic) {
+    static_operations_.push_back(std::move(operation));
+  } else {
+    regular_operations_.push_back(std::move(operation));
+  }
+}
+
+ModificationStatement::PreparedOperations ModificationStatement::PrepareOperations(
+    const cql::ModificationStatement& raw, BindSpecCollector& binds) {
+  PreparedOperations prepared;
+  if (const auto* insert = std::get_if<cql::InsertStatement>(&raw)) {
+    PrepareInsert(*insert, binds, prepared);
+  } else if (const auto* update = std::get_if<cql::UpdateStatement>(&raw)) {
+    kind_ = Kind::kUpdate;
+    prepared.type = StatementType::kUpdate;
+    for (const auto& raw_op : update->operations) {
+      const size_t index = RequireColumn(*table_, raw_op.column);
+      const ColumnMetadata& column = table_->columns[index];
+      if (column.is_primary_key()) {
+        ThrowInvalid("PRIMARY KEY part " + column.name + " found in SET part");
+      }
+      AddOperation(UpdateOperation::PrepareUpdate(column, index, raw_op, binds));
+    }
+    prepared.where = &update->where;
+  } else {
+    const auto& del = std::get<cql::DeleteStatement>(raw);
+    kind_ = Kind::kDelete;
+    prepared.type = StatementType::kDelete;
+    for (const auto& deletion : del.deletions) {
+      const size_t index = RequireColumn(*table_, deletion.column);
+      const ColumnMetadata& column = table_->columns[index];
+      if (column.is_primary_key()) {
+        ThrowInvalid("Invalid identifier " + column.name +
+                     " for deletion (should not be a PRIMARY KEY part)");
+      }
+      AddOperation(UpdateOperation::PrepareDeletion(column, index, deletion, binds));
+    }
+    prepared.where = &del.where;
+  }
+  return prepared;
+}
+
+void ModificationStatement::PrepareInsert(const cql::InsertStatement& insert,
+                                          BindSpecCollector& binds, PreparedOperations& prepared) {
+  const TableMetadata& table = *table_;
+  kind_ = Kind::kInsert;
+  prepared.type = StatementType::kInsert;
+  if (is_counter_) {
+    ThrowInvalid("INSERT statements are not allowed on counter tables, use UPDATE instead");
+  }
+  auto add_operation = [&](UpdateOperation op) { AddOperation(std::move(op)); };
+  if (!insert.json) {
+    PrepareInsertValues(insert, table, binds, prepared.insert_where, prepared.clustering_set,
+                        add_operation);
+    return;
+  }
+  PrepareJson(*this, insert, binds);
+  // Every column is bound to a marker of its own, whose value the document gives.
+  BindSpecCollector& json_binds = prepared.json_binds.emplace(
+      table.keyspace, table.name, static_cast<int>(table.columns.size()));
+  for (size_t index = 0; index < table.columns.size(); ++index) {
+    const ColumnMetadata& column = table.columns[index];
+    cql::Term marker;
+    marker.kind = cql::Term::Kind::kBindMarker;
+    marker.bind_index = static_cast<int>(index);
+    if (column.kind == ColumnKind::kClustering) prepared.clustering_set = true;
+    if (column.is_primary_key()) {
+      prepared.insert_where.push_back(EqualityRelation(column.name, marker));
+    } else {
+      add_operation(UpdateOperation::PrepareSetValue(column, index, marker, json_binds));
+    }
+  }
+}
+
+void ModificationStatement::CheckConditionalRules(const ConditionedColumns& conditioned,
+                                                  bool operations_apply_to_regular) const {
+  if (has_conditions_ && is_counter_) {
+    ThrowInvalid("Conditional updates are not supported on counter tables");
+  }
+  if (has_conditions_ && attributes_.has_timestamp()) {
+    ThrowInvalid("Cannot provide custom timestamp for conditional updates");
+  }
+  if (kind_ == Kind::kDelete && has_conditions_ && table_->clustering_size() > 0 &&
+      (where_.deletes_ranges() || !where_.has_clustering_restrictions())) {
     if (operations_apply_to_regular) {
       ThrowInvalid(
           "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
           "order to delete non static columns");
     }
-    if (regular_conditions) {
+    if (conditioned.regular) {
       ThrowInvalid(
           "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
           "order to use IF condition on non static columns");
     }
   }
-  // ModificationStatement.validate.
-  if (s.is_counter_ && s.attributes_.has_timestamp()) {
+}
+
+// ModificationStatement.validate.
+void ModificationStatement::CheckAttributes() const {
+  if (is_counter_ && attributes_.has_timestamp()) {
     ThrowInvalid("Cannot provide custom timestamp for counter updates");
   }
-  if (s.is_counter_ && s.attributes_.has_ttl()) {
+  if (is_counter_ && attributes_.has_ttl()) {
     ThrowInvalid("Cannot provide custom TTL for counter updates");
   }
-  if (table.is_virtual && s.attributes_.has_timestamp()) {
+  const bool is_virtual = table_->is_virtual;
+  if (is_virtual && attributes_.has_timestamp()) {
     ThrowInvalid("Custom timestamp is not supported by virtual tables");
   }
-  if (table.is_virtual && s.attributes_.has_ttl()) {
+  if (is_virtual && attributes_.has_ttl()) {
     ThrowInvalid("Expiring columns are not supported by virtual tables");
   }
-  if (table.is_virtual && s.has_conditions_) {
+  if (is_virtual && has_conditions_) {
     ThrowInvalid("Conditional updates are not supported by virtual tables");
   }
-  s.bind_specs_ = binds.Take();
-  return statement;
 }
 
 BoundWrite ModificationStatement::Bind(const BoundValues& values) const {
@@ -268,14 +296,7 @@ BoundWrite ModificationStatement::Bind(const BoundValues& values) const {
         std::move(document), json_default_unset_, json_column_specs_);
   }
   const BoundValues& data = write.data();
-  write.partition_keys_ = where_.PartitionKeys(table, data);
-  if (where_.has_slices()) {
-    write.ranges_ = where_.Slices(table, data);
-  } else if (where_.has_clustering()) {
-    write.clusterings_ = where_.Clusterings(table, data);
-  } else {
-    write.clusterings_.emplace_back();
-  }
+  write.keys_ = where_.BindWrite(table, data);
   return write;
 }
 
@@ -323,23 +344,23 @@ std::vector<storage::Mutation> ModificationStatement::Build(
   const BoundValues& data = write.data();
 
   std::vector<storage::Mutation> mutations;
-  auto new_mutation = [&](const Bytes& key) {
+  auto new_mutation = [&](const storage::PartitionKey& partition) {
     storage::Mutation mutation;
     mutation.table_id = table.id;
-    mutation.partition = storage::PartitionKey{cluster::Murmur3Token(key), key};
+    mutation.partition = partition;
     return mutation;
   };
 
-  if (where_.has_slices()) {
+  if (where_.deletes_ranges()) {
     // As DeleteStatement.addUpdateForKey: an empty range (or IN) deletes
     // nothing, and is no error even when columns are named.
     if (write.ranges().empty() || write.partition_keys().empty()) return mutations;
     if (!regular_operations_.empty() || !static_operations_.empty()) {
       ThrowInvalid("Range deletions are not supported for specific columns");
     }
-    for (const Bytes& key : write.partition_keys()) {
+    for (const storage::PartitionKey& key : write.partition_keys()) {
       storage::Mutation mutation = new_mutation(key);
-      for (const DeletedRange& range : write.ranges()) {
+      for (const storage::ClusteringSlice& range : write.ranges()) {
         mutation.range_tombstones.push_back(storage::RangeTombstone{
             range.start, range.end, storage::DeletionTime{context.timestamp, context.now_seconds}});
       }
@@ -349,8 +370,8 @@ std::vector<storage::Mutation> ModificationStatement::Build(
   }
 
   // Cassandra's updatesRegularRows(): the full clustering is known, or the table has none.
-  const bool updates_regular_row = table.clustering_size() == 0 || where_.has_clustering();
-  for (const Bytes& key : write.partition_keys()) {
+  const bool updates_regular_row = updates_regular_rows();
+  for (const storage::PartitionKey& key : write.partition_keys()) {
     storage::Mutation mutation = new_mutation(key);
     for (const storage::Clustering& clustering : write.clusterings()) {
       AddRowWrites(mutation, clustering, updates_regular_row, data, context, reader);

@@ -30,7 +30,7 @@
 #include "cql/ast.h"
 #include "protocol/request.h"
 #include "protocol/response.h"
-#include "query/restrictions/modification_where.h"
+#include "query/restrictions/restrictions.h"
 #include "query/statements/bound_write.h"
 #include "query/statements/column_condition.h"
 #include "query/statements/insert_json.h"
@@ -70,14 +70,23 @@ class ModificationStatement {
   bool has_conditions() const { return has_conditions_; }
   bool if_exists() const { return if_exists_; }
   bool if_not_exists() const { return if_not_exists_; }
-  // The IF conditions on columns, in the order written.
-  const std::vector<ColumnCondition>& conditions() const { return conditions_; }
-  const ModificationWhere& where() const { return where_; }
+  // The IF conditions on columns bound to one request's values, regular
+  // columns' and static columns' apart, each in the order written.
+  struct BoundConditions {
+    std::vector<BoundCondition> regular;
+    std::vector<BoundCondition> statics;
+  };
+  [[nodiscard]] BoundConditions BindConditions(const BoundValues& values) const;
+  // Some partition key column is restricted by IN with several values (or
+  // IN ?): Cassandra's keyIsInRelation(), which conditional writes refuse.
+  bool partition_key_has_in() const { return where_.partition_key_in(); }
+  // Some clustering column is restricted by IN (clusteringKeyRestrictionsHasIN()).
+  bool clustering_has_in() const { return where_.clustering_has_in(); }
   // Cassandra's appliesOnlyToStaticColumns(): the row written is the static row.
   bool static_only() const { return static_only_; }
   // Cassandra's updatesRegularRows(): the full clustering is known, or the table has none.
   bool updates_regular_rows() const {
-    return table_->clustering_size() == 0 || where_.has_clustering();
+    return table_->clustering_size() == 0 || where_.has_clustering_restrictions();
   }
   // Cassandra's updatesStaticRow(): some operation writes a static column.
   bool updates_static_row() const { return !static_operations_.empty(); }
@@ -133,6 +142,33 @@ class ModificationStatement {
       const cluster::Coordinator* reader) const;
 
  private:
+  // Which kinds of columns the IF conditions name (ColumnConditions.appliesTo*Columns).
+  struct ConditionedColumns {
+    bool regular = false;
+    bool statics = false;
+  };
+  // The column operations and where the WHERE clause comes from.
+  struct PreparedOperations {
+    StatementType type = StatementType::kInsert;
+    const std::vector<cql::Relation>* where = nullptr;  // UPDATE's or DELETE's
+    std::vector<cql::Relation> insert_where;            // INSERT: its key columns as `=` relations
+    bool clustering_set = false;                        // INSERT names a clustering column
+    std::optional<BindSpecCollector> json_binds;        // INSERT JSON: one marker per column
+
+    const std::vector<cql::Relation>& Where() const { return where ? *where : insert_where; }
+  };
+
+  // The steps of Prepare, in Cassandra's order.
+  ConditionedColumns PrepareConditions(const cql::ModificationStatement& raw,
+                                       BindSpecCollector& binds);
+  PreparedOperations PrepareOperations(const cql::ModificationStatement& raw,
+                                       BindSpecCollector& binds);
+  void PrepareInsert(const cql::InsertStatement& insert, BindSpecCollector& binds,
+                     PreparedOperations& prepared);
+  void AddOperation(UpdateOperation operation);
+  void CheckConditionalRules(const ConditionedColumns& conditioned,
+                             bool operations_apply_to_regular) const;
+  void CheckAttributes() const;
   // BuildMutations without the check that the statement is unconditional.
   std::vector<storage::Mutation> Build(const BoundWrite& write,
                                        const protocol::QueryParameters& params, Clock& clock,
@@ -153,7 +189,7 @@ class ModificationStatement {
   Kind kind_ = Kind::kInsert;
   schema::TablePtr table_;
   WriteAttributes attributes_;
-  ModificationWhere where_;
+  Restrictions where_;
   std::vector<UpdateOperation> regular_operations_;
   std::vector<UpdateOperation> static_operations_;
   bool fully_qualified_ = false;

@@ -611,11 +611,13 @@ TEST_F(ModificationTest, DeleteRanges) {
   EXPECT_EQ(open.range_tombstones[0].start, (storage::ClusteringBound{{Int(2)}, true}));
   EXPECT_EQ(open.range_tombstones[0].end, (storage::ClusteringBound{{}, true}));
 
-  // A prefix of the clustering deletes every row under it.
+  // A prefix of the clustering deletes every row under it; the ranges come
+  // in clustering order (a is DESC in ck2).
   Mutation prefix = One("DELETE FROM ck2 WHERE k = 1 AND a IN (1, 2)");
   ASSERT_EQ(prefix.range_tombstones.size(), 2u);
-  EXPECT_EQ(prefix.range_tombstones[1].start, (storage::ClusteringBound{{Int(2)}, true}));
-  EXPECT_EQ(prefix.range_tombstones[1].end, (storage::ClusteringBound{{Int(2)}, true}));
+  EXPECT_EQ(prefix.range_tombstones[0].start, (storage::ClusteringBound{{Int(2)}, true}));
+  EXPECT_EQ(prefix.range_tombstones[0].end, (storage::ClusteringBound{{Int(2)}, true}));
+  EXPECT_EQ(prefix.range_tombstones[1].start, (storage::ClusteringBound{{Int(1)}, true}));
 
   // On a DESC column the upper bound starts the range.
   Mutation desc = One("DELETE FROM ck2 WHERE k = 1 AND a > 1 AND a < 9");

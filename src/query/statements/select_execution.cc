@@ -21,6 +21,7 @@
 #include "query/read/paging_state.h"
 #include "query/statements/select_statement.h"
 #include "schema/row_order.h"
+#include "storage/clustering_order.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {
@@ -220,8 +221,9 @@ void SortForOrderBy(const TableMetadata& table, const std::vector<size_t>& colum
         if (x.has_value() != y.has_value()) return x.has_value() ? 1 : -1;
         continue;
       }
-      int c = types::Compare(*table.columns[column].type, *x, *y);
-      if (table.columns[column].order == schema::ClusteringOrder::kDesc) c = -c;
+      const int c = storage::CompareClusteringValues(
+          *table.columns[column].type,
+          table.columns[column].order == schema::ClusteringOrder::kDesc, *x, *y);
       if (c != 0) return c;
     }
     return 0;

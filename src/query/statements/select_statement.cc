@@ -28,11 +28,7 @@ bool PrepareOrdering(const TableMetadata& table, const std::vector<cql::Ordering
   std::optional<bool> reversed;
   size_t next = 0;  // the next clustering position an ordering may name
   for (const cql::Ordering& ordering : orderings) {
-    const auto* column = table.FindColumn(ordering.column);
-    if (column == nullptr) {
-      ThrowInvalid("Undefined column name " + ordering.column + " in table " +
-                   table.QualifiedName());
-    }
+    const auto* column = &table.columns[table.ExistingColumnIndex(ordering.column)];
     if (column->kind != ColumnKind::kClustering) {
       ThrowInvalid(
           "Order by is currently only supported on the clustered columns of the PRIMARY "
@@ -105,11 +101,8 @@ size_t PrepareGroupBy(const TableMetadata& table, const std::vector<std::string>
       "Group by currently only support groups of columns following their declared order in "
       "the PRIMARY KEY";
   for (const std::string& name : group_by) {
-    const int index = table.ColumnIndex(name);
-    if (index < 0) {
-      ThrowInvalid("Undefined column name " + name + " in table " + table.QualifiedName());
-    }
-    const auto& column = table.columns[static_cast<size_t>(index)];
+    const size_t index = table.ExistingColumnIndex(name);
+    const auto& column = table.columns[index];
     if (!column.is_primary_key()) {
       ThrowInvalid("Group by is currently only supported on the columns of the PRIMARY KEY, got " +
                    column.name);

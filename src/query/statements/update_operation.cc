@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <limits>
 #include <random>
 
+#include "common/check.h"
 #include "common/error.h"
 #include "cql/term_text.h"
 #include "types/uuid.h"
@@ -154,53 +156,67 @@ UpdateOperation UpdateOperation::PrepareSetValue(const ColumnMetadata& column, s
   return op;
 }
 
+namespace {
+
+[[noreturn]] void ThrowInvalidOperation(const cql::UpdateOperation& raw, const std::string& what,
+                                        const std::string& column) {
+  ThrowInvalid("Invalid operation (" + OperationText(raw) + ") for " + what + " column " + column);
+}
+
+}  // namespace
+
+// `c = c + v` and `c = c - v`: counters, and adding to or removing from collections.
+UpdateOperation UpdateOperation::PrepareArithmetic(const ColumnMetadata& column,
+                                                   size_t column_index,
+                                                   const cql::UpdateOperation& raw,
+                                                   BindSpecCollector& binds) {
+  const CqlType& type = *column.type;
+  const std::string& name = column.name;
+  const bool add = raw.kind == cql::UpdateOperation::Kind::kAdd;
+  UpdateOperation op;
+  op.column_ = column_index;
+  // As Cassandra, an addition converts its value before checking the column.
+  if (add) op.value_ = PrepareTerm(raw.value, name, column.type, binds);
+  if (!type.is_collection()) {
+    if (type.kind() != types::Kind::kCounter) ThrowInvalidOperation(raw, "non counter", name);
+    op.kind_ = Kind::kCounterAdd;
+    op.field_ = add ? 1 : -1;  // the sign of the delta
+    if (!add) op.value_ = PrepareTerm(raw.value, name, column.type, binds);
+    return op;
+  }
+  if (type.frozen()) ThrowInvalidOperation(raw, "frozen collection", name);
+  switch (type.kind()) {
+    case types::Kind::kList:
+      op.kind_ = add ? Kind::kListAppend : Kind::kListRemove;
+      if (!add) op.value_ = PrepareTerm(raw.value, name, column.type, binds);
+      break;
+    case types::Kind::kSet:
+      op.kind_ = add ? Kind::kSetAdd : Kind::kSetRemove;
+      if (!add) op.value_ = PrepareTerm(raw.value, name, column.type, binds);
+      break;
+    default:  // map: adds entries, or removes a set of keys
+      op.kind_ = add ? Kind::kMapPut : Kind::kSetRemove;
+      if (!add) op.value_ = PrepareTerm(raw.value, name, CqlType::Set(type.params()[0]), binds);
+      break;
+  }
+  return op;
+}
+
 UpdateOperation UpdateOperation::PrepareUpdate(const ColumnMetadata& column, size_t column_index,
                                                const cql::UpdateOperation& raw,
                                                BindSpecCollector& binds) {
   using RawKind = cql::UpdateOperation::Kind;
-  if (raw.kind == RawKind::kSet) return PrepareSetValue(column, column_index, raw.value, binds);
-
   const CqlType& type = *column.type;
   const std::string& name = column.name;
-  auto invalid = [&](const std::string& what) {
-    ThrowInvalid("Invalid operation (" + OperationText(raw) + ") for " + what + " column " + name);
-  };
+  auto invalid = [&](const std::string& what) { ThrowInvalidOperation(raw, what, name); };
   UpdateOperation op;
   op.column_ = column_index;
   switch (raw.kind) {
     case RawKind::kSet:
-      break;
+      return PrepareSetValue(column, column_index, raw.value, binds);
     case RawKind::kAdd:
-    case RawKind::kSubtract: {
-      const bool add = raw.kind == RawKind::kAdd;
-      // As Cassandra, an addition converts its value before checking the column.
-      if (add) op.value_ = PrepareTerm(raw.value, name, column.type, binds);
-      if (!type.is_collection()) {
-        if (type.kind() != types::Kind::kCounter) invalid("non counter");
-        op.kind_ = Kind::kCounterAdd;
-        op.field_ = add ? 1 : -1;  // the sign of the delta
-        if (!add) op.value_ = PrepareTerm(raw.value, name, column.type, binds);
-        return op;
-      }
-      if (type.frozen()) invalid("frozen collection");
-      switch (type.kind()) {
-        case types::Kind::kList:
-          op.kind_ = add ? Kind::kListAppend : Kind::kListRemove;
-          if (!add) op.value_ = PrepareTerm(raw.value, name, column.type, binds);
-          break;
-        case types::Kind::kSet:
-          op.kind_ = add ? Kind::kSetAdd : Kind::kSetRemove;
-          if (!add) op.value_ = PrepareTerm(raw.value, name, column.type, binds);
-          break;
-        default:  // map: adds entries, or removes a set of keys
-          op.kind_ = add ? Kind::kMapPut : Kind::kSetRemove;
-          if (!add) {
-            op.value_ = PrepareTerm(raw.value, name, CqlType::Set(type.params()[0]), binds);
-          }
-          break;
-      }
-      return op;
-    }
+    case RawKind::kSubtract:
+      return PrepareArithmetic(column, column_index, raw, binds);
     case RawKind::kPrepend:
       op.value_ = PrepareTerm(raw.value, name, column.type, binds);
       if (type.kind() != types::Kind::kList) invalid("non list");
@@ -292,28 +308,42 @@ UpdateOperation UpdateOperation::PrepareDeletion(const ColumnMetadata& column, s
   return op;
 }
 
-void UpdateOperation::Apply(const ColumnMetadata& column, const BoundValues& values,
-                            const WriteContext& ctx, const storage::ReadRow* existing,
-                            storage::RowWrite& row) const {
-  const std::string& name = column.name;
-  const CqlType& type = *column.type;
-  const Value value = value_ ? value_->Bind(values) : Value::Unset();
-  const Value key = key_ ? key_->Bind(values) : Value::Unset();
-  auto collection_deletion = [&](int64_t at) {
+namespace {
+
+// One operation's inputs for one row: the handlers below each write one kind.
+struct Application {
+  const std::string& name;  // the column's
+  const CqlType& type;
+  const Value& value;
+  const Value& key;  // list index, map key, set element
+  int field;         // UDT field index
+  const WriteContext& ctx;
+  const storage::ReadRow* existing;
+  storage::RowWrite& row;
+
+  void Cell(std::optional<Bytes> path, storage::Cell cell) const {
+    AddCell(row, name, std::move(path), std::move(cell));
+  }
+  // The value as a live cell, or a tombstone for null.
+  storage::Cell ValueOrTombstone() const {
+    return value.is_null() ? ctx.Tombstone() : ctx.Live(Bytes(value.bytes));
+  }
+  void DeleteCollection(int64_t at) const {
     row.collection_deletions.push_back(
         storage::CollectionDeletion{name, storage::DeletionTime{at, ctx.now_seconds}});
-  };
-  auto append = [&](const std::vector<BytesView>& elements, bool prepend) {
+  }
+  // New list elements, after (or before) every existing one.
+  void AddListElements(const std::vector<BytesView>& elements, bool prepend) const {
     if (elements.empty()) return;
     const auto count = static_cast<int64_t>(elements.size());
     const int64_t first =
         prepend ? NextPrependTimes(*ctx.clock, count) : NextAppendTimes(*ctx.clock, count);
     for (size_t i = 0; i < elements.size(); ++i) {
-      AddCell(row, name, ListPath(first + static_cast<int64_t>(i)), ctx.Live(Bytes(elements[i])));
+      Cell(ListPath(first + static_cast<int64_t>(i)), ctx.Live(Bytes(elements[i])));
     }
-  };
-  // For the list operations that address an element by its position.
-  auto list_element = [&](const char* null_list_message) -> Bytes {
+  }
+  // The path of the list element `key` addresses by position.
+  Bytes ListElementPath(const char* null_list_message) const {
     const int32_t index = types::DecodeInt(key.bytes);
     const auto cells = ExistingCells(existing, name);
     if (cells.empty()) ThrowInvalid(null_list_message);
@@ -322,149 +352,171 @@ void UpdateOperation::Apply(const ColumnMetadata& column, const BoundValues& val
                    std::to_string(cells.size()));
     }
     return *cells[static_cast<size_t>(index)]->path;
-  };
-
-  switch (kind_) {
-    case Kind::kSetSimple:
-      if (value.is_unset()) return;
-      AddCell(row, name, std::nullopt,
-              value.is_null() ? ctx.Tombstone() : ctx.Live(Bytes(value.bytes)));
-      return;
-    case Kind::kSetMultiCell:
-      if (value.is_unset()) return;
-      collection_deletion(ctx.timestamp - 1);
-      if (value.is_null()) return;
-      switch (type.kind()) {
-        case types::Kind::kList:
-          append(types::DecodeListElements(value.bytes), /*prepend=*/false);
-          break;
-        case types::Kind::kSet:
-          for (BytesView element : types::DecodeListElements(value.bytes)) {
-            AddCell(row, name, Bytes(element), ctx.Live(Bytes()));
-          }
-          break;
-        case types::Kind::kMap:
-          for (const auto& [k, v] : types::DecodeMapEntries(value.bytes)) {
-            AddCell(row, name, Bytes(k), ctx.Live(Bytes(v)));
-          }
-          break;
-        default: {  // UDT: one cell per non-null field
-          const auto fields = types::DecodeTupleComponents(value.bytes);
-          for (size_t i = 0; i < fields.size(); ++i) {
-            if (fields[i]) AddCell(row, name, FieldPath(int(i)), ctx.Live(Bytes(*fields[i])));
-          }
-          break;
-        }
-      }
-      return;
-    case Kind::kCounterAdd: {
-      const bool add = field_ > 0;
-      if (value.is_null()) {
-        ThrowInvalid(add ? "Invalid null value for counter increment"
-                         : "Invalid null value for counter decrement");
-      }
-      if (value.is_unset()) return;
-      if (value.bytes.size() != 8) {
-        ThrowInvalid(add ? "Invalid null value for counter increment"
-                         : "Invalid null value for counter decrement");
-      }
-      int64_t delta = types::DecodeBigint(value.bytes);
-      if (!add) {
-        if (delta == std::numeric_limits<int64_t>::min()) {
-          ThrowInvalid("The negation of " + std::to_string(delta) +
-                       " overflows supported counter precision (signed 8 bytes integer)");
-        }
-        delta = -delta;
-      }
-      storage::Cell cell;
-      cell.kind = storage::Cell::Kind::kCounter;
-      cell.timestamp = ctx.timestamp;
-      cell.value = CounterDelta(delta);
-      AddCell(row, name, std::nullopt, std::move(cell));
-      return;
-    }
-    case Kind::kListAppend:
-    case Kind::kListPrepend:
-      if (value.is_null() || value.is_unset()) return;
-      append(types::DecodeListElements(value.bytes), kind_ == Kind::kListPrepend);
-      return;
-    case Kind::kListSetIndex: {
-      if (key.is_null()) ThrowInvalid("Invalid null value for list index");
-      if (key.is_unset()) ThrowInvalid("Invalid unset value for list index");
-      Bytes path = list_element("Attempted to set an element on a list which is null");
-      if (value.is_unset()) return;
-      AddCell(row, name, std::move(path),
-              value.is_null() ? ctx.Tombstone() : ctx.Live(Bytes(value.bytes)));
-      return;
-    }
-    case Kind::kListRemove: {
-      if (value.is_null() || value.is_unset()) return;
-      const auto discard = types::DecodeListElements(value.bytes);
-      for (const storage::ReadCell* cell : ExistingCells(existing, name)) {
-        if (std::find(discard.begin(), discard.end(), BytesView(cell->value)) != discard.end()) {
-          AddCell(row, name, *cell->path, ctx.Tombstone());
-        }
-      }
-      return;
-    }
-    case Kind::kSetAdd:
-      if (value.is_null() || value.is_unset()) return;
-      for (BytesView element : types::DecodeListElements(value.bytes)) {
-        AddCell(row, name, Bytes(element), ctx.Live(Bytes()));
-      }
-      return;
-    case Kind::kSetRemove:
-      if (value.is_null() || value.is_unset()) return;
-      for (BytesView element : types::DecodeListElements(value.bytes)) {
-        AddCell(row, name, Bytes(element), ctx.Tombstone());
-      }
-      return;
-    case Kind::kMapPut:
-      if (value.is_null() || value.is_unset()) return;
-      for (const auto& [k, v] : types::DecodeMapEntries(value.bytes)) {
-        AddCell(row, name, Bytes(k), ctx.Live(Bytes(v)));
-      }
-      return;
-    case Kind::kMapSetKey:
-      if (key.is_null()) ThrowInvalid("Invalid null map key");
-      if (key.is_unset()) ThrowInvalid("Invalid unset map key");
-      if (value.is_unset()) return;
-      AddCell(row, name, Bytes(key.bytes),
-              value.is_null() ? ctx.Tombstone() : ctx.Live(Bytes(value.bytes)));
-      return;
-    case Kind::kFieldSet:
-      if (value.is_unset()) return;
-      AddCell(row, name, FieldPath(field_),
-              value.is_null() ? ctx.Tombstone() : ctx.Live(Bytes(value.bytes)));
-      return;
-    case Kind::kDeleteColumn:
-      if (IsMultiCell(type)) {
-        collection_deletion(ctx.timestamp);
-      } else {
-        AddCell(row, name, std::nullopt, ctx.Tombstone());
-      }
-      return;
-    case Kind::kDeleteListIndex: {
-      if (key.is_null()) ThrowInvalid("Invalid null value for list index");
-      if (key.is_unset()) return;
-      Bytes path = list_element("Attempted to delete an element from a list which is null");
-      AddCell(row, name, std::move(path), ctx.Tombstone());
-      return;
-    }
-    case Kind::kDeleteSetElement:
-      if (key.is_null()) ThrowInvalid("Invalid null set element");
-      if (key.is_unset()) return;
-      AddCell(row, name, Bytes(key.bytes), ctx.Tombstone());
-      return;
-    case Kind::kDeleteMapKey:
-      if (key.is_null()) ThrowInvalid("Invalid null map key");
-      if (key.is_unset()) ThrowInvalid("Invalid unset map key");
-      AddCell(row, name, Bytes(key.bytes), ctx.Tombstone());
-      return;
-    case Kind::kDeleteField:
-      AddCell(row, name, FieldPath(field_), ctx.Tombstone());
-      return;
   }
+  bool ValueAbsent() const { return value.is_null() || value.is_unset(); }
+};
+
+void SetSimple(const Application& a) {
+  if (!a.value.is_unset()) a.Cell(std::nullopt, a.ValueOrTombstone());
+}
+
+// c = v on a non-frozen collection or UDT: the old value goes, the new one's
+// elements (or non-null fields) come in.
+void SetMultiCell(const Application& a) {
+  if (a.value.is_unset()) return;
+  a.DeleteCollection(a.ctx.timestamp - 1);
+  if (a.value.is_null()) return;
+  switch (a.type.kind()) {
+    case types::Kind::kList:
+      a.AddListElements(types::DecodeListElements(a.value.bytes), /*prepend=*/false);
+      return;
+    case types::Kind::kSet:
+      for (BytesView element : types::DecodeListElements(a.value.bytes)) {
+        a.Cell(Bytes(element), a.ctx.Live(Bytes()));
+      }
+      return;
+    case types::Kind::kMap:
+      for (const auto& [k, v] : types::DecodeMapEntries(a.value.bytes)) {
+        a.Cell(Bytes(k), a.ctx.Live(Bytes(v)));
+      }
+      return;
+    default: {
+      const auto fields = types::DecodeTupleComponents(a.value.bytes);
+      for (size_t i = 0; i < fields.size(); ++i) {
+        if (fields[i]) a.Cell(FieldPath(int(i)), a.ctx.Live(Bytes(*fields[i])));
+      }
+      return;
+    }
+  }
+}
+
+// c = c + n, or c = c - n (field < 0: negate).
+void CounterAdd(const Application& a) {
+  const bool add = a.field > 0;
+  const char* null_message =
+      add ? "Invalid null value for counter increment" : "Invalid null value for counter decrement";
+  if (a.value.is_null()) ThrowInvalid(null_message);
+  if (a.value.is_unset()) return;
+  if (a.value.bytes.size() != 8) ThrowInvalid(null_message);
+  int64_t delta = types::DecodeBigint(a.value.bytes);
+  if (!add) {
+    if (delta == std::numeric_limits<int64_t>::min()) {
+      ThrowInvalid("The negation of " + std::to_string(delta) +
+                   " overflows supported counter precision (signed 8 bytes integer)");
+    }
+    delta = -delta;
+  }
+  storage::Cell cell;
+  cell.kind = storage::Cell::Kind::kCounter;
+  cell.timestamp = a.ctx.timestamp;
+  cell.value = CounterDelta(delta);
+  a.Cell(std::nullopt, std::move(cell));
+}
+
+void ListAppend(const Application& a) {
+  if (!a.ValueAbsent()) a.AddListElements(types::DecodeListElements(a.value.bytes), false);
+}
+
+void ListPrepend(const Application& a) {
+  if (!a.ValueAbsent()) a.AddListElements(types::DecodeListElements(a.value.bytes), true);
+}
+
+void ListSetIndex(const Application& a) {
+  if (a.key.is_null()) ThrowInvalid("Invalid null value for list index");
+  if (a.key.is_unset()) ThrowInvalid("Invalid unset value for list index");
+  Bytes path = a.ListElementPath("Attempted to set an element on a list which is null");
+  if (!a.value.is_unset()) a.Cell(std::move(path), a.ValueOrTombstone());
+}
+
+void ListRemove(const Application& a) {
+  if (a.ValueAbsent()) return;
+  const auto discard = types::DecodeListElements(a.value.bytes);
+  for (const storage::ReadCell* cell : ExistingCells(a.existing, a.name)) {
+    if (std::find(discard.begin(), discard.end(), BytesView(cell->value)) != discard.end()) {
+      a.Cell(*cell->path, a.ctx.Tombstone());
+    }
+  }
+}
+
+void SetAdd(const Application& a) {
+  if (a.ValueAbsent()) return;
+  for (BytesView element : types::DecodeListElements(a.value.bytes)) {
+    a.Cell(Bytes(element), a.ctx.Live(Bytes()));
+  }
+}
+
+void SetRemove(const Application& a) {
+  if (a.ValueAbsent()) return;
+  for (BytesView element : types::DecodeListElements(a.value.bytes)) {
+    a.Cell(Bytes(element), a.ctx.Tombstone());
+  }
+}
+
+void MapPut(const Application& a) {
+  if (a.ValueAbsent()) return;
+  for (const auto& [k, v] : types::DecodeMapEntries(a.value.bytes)) {
+    a.Cell(Bytes(k), a.ctx.Live(Bytes(v)));
+  }
+}
+
+void MapSetKey(const Application& a) {
+  if (a.key.is_null()) ThrowInvalid("Invalid null map key");
+  if (a.key.is_unset()) ThrowInvalid("Invalid unset map key");
+  if (!a.value.is_unset()) a.Cell(Bytes(a.key.bytes), a.ValueOrTombstone());
+}
+
+void FieldSet(const Application& a) {
+  if (!a.value.is_unset()) a.Cell(FieldPath(a.field), a.ValueOrTombstone());
+}
+
+void DeleteColumn(const Application& a) {
+  if (IsMultiCell(a.type)) {
+    a.DeleteCollection(a.ctx.timestamp);
+  } else {
+    a.Cell(std::nullopt, a.ctx.Tombstone());
+  }
+}
+
+void DeleteListIndex(const Application& a) {
+  if (a.key.is_null()) ThrowInvalid("Invalid null value for list index");
+  if (a.key.is_unset()) return;
+  a.Cell(a.ListElementPath("Attempted to delete an element from a list which is null"),
+         a.ctx.Tombstone());
+}
+
+void DeleteSetElement(const Application& a) {
+  if (a.key.is_null()) ThrowInvalid("Invalid null set element");
+  if (!a.key.is_unset()) a.Cell(Bytes(a.key.bytes), a.ctx.Tombstone());
+}
+
+void DeleteMapKey(const Application& a) {
+  if (a.key.is_null()) ThrowInvalid("Invalid null map key");
+  if (a.key.is_unset()) ThrowInvalid("Invalid unset map key");
+  a.Cell(Bytes(a.key.bytes), a.ctx.Tombstone());
+}
+
+void DeleteField(const Application& a) { a.Cell(FieldPath(a.field), a.ctx.Tombstone()); }
+
+// The handler of each Kind, in the enum's order.
+using Handler = void (*)(const Application&);
+constexpr Handler kHandlers[] = {
+    SetSimple,    SetMultiCell,    CounterAdd,       ListAppend,   ListPrepend, ListSetIndex,
+    ListRemove,   SetAdd,          SetRemove,        MapPut,       MapSetKey,   FieldSet,
+    DeleteColumn, DeleteListIndex, DeleteSetElement, DeleteMapKey, DeleteField,
+};
+static_assert(std::size(kHandlers) == static_cast<size_t>(Kind::kDeleteField) + 1,
+              "one handler per UpdateOperation::Kind");
+
+}  // namespace
+
+void UpdateOperation::Apply(const ColumnMetadata& column, const BoundValues& values,
+                            const WriteContext& ctx, const storage::ReadRow* existing,
+                            storage::RowWrite& row) const {
+  const Value value = value_ ? value_->Bind(values) : Value::Unset();
+  const Value key = key_ ? key_->Bind(values) : Value::Unset();
+  const auto kind = static_cast<size_t>(kind_);
+  SIBYL_CHECK(kind < std::size(kHandlers), "update operation kind " + std::to_string(kind));
+  kHandlers[kind](Application{column.name, *column.type, value, key, field_, ctx, existing, row});
 }
 
 }  // namespace sibyl::query

@@ -45,6 +45,7 @@ struct WriteContext {
 
 class UpdateOperation {
  public:
+  // Each kind has its handler in update_operation.cc (kHandlers, in this order).
   enum class Kind {
     kSetSimple,     // c = v on a simple, frozen or tuple column
     kSetMultiCell,  // c = v on a non-frozen collection or UDT
@@ -93,6 +94,11 @@ class UpdateOperation {
              storage::RowWrite& row) const;
 
  private:
+  // PrepareUpdate's `c = c + v` and `c = c - v`.
+  static UpdateOperation PrepareArithmetic(const schema::ColumnMetadata& column,
+                                           size_t column_index, const cql::UpdateOperation& raw,
+                                           BindSpecCollector& binds);
+
   Kind kind_ = Kind::kSetSimple;
   size_t column_ = 0;
   std::optional<PreparedTerm> value_;

@@ -6,6 +6,7 @@ clean restart and (with commitlog_sync: batch) a SIGKILL."""
 from __future__ import annotations
 
 import itertools
+import re
 import struct
 import tempfile
 import time
@@ -280,6 +281,74 @@ def test_batch_rules(session, ks):
 
 
 # --- truncate ------------------------------------------------------------------------------------
+
+
+def test_writes_share_the_where_clause_of_reads(session, ks):
+    """UPDATE and DELETE restrict rows with the relations SELECT takes, tuple
+    notation included (cases from Cassandra 4.1's DeleteTest and UpdateTest),
+    and refuse the rest with Cassandra's messages."""
+    t = f"{ks}.t"
+    session.execute(f"CREATE TABLE {t} (pk int, c1 int, c2 int, v int, s set<int>, "
+                    "PRIMARY KEY (pk, c1, c2))")
+    insert = session.prepare(f"INSERT INTO {t} (pk, c1, c2, v) VALUES (?, ?, ?, ?)")
+    for c1 in range(5):
+        for c2 in range(5):
+            session.execute(insert, (2, c1, c2, 10 * c1 + c2))
+            session.execute(insert, (3, c1, c2, 10 * c1 + c2))
+
+    def keys(pk):
+        return [(r.c1, r.c2) for r in session.execute(f"SELECT c1, c2 FROM {t} WHERE pk = {pk}")]
+
+    session.execute(f"DELETE FROM {t} WHERE pk = 2 AND c1 < 3")
+    session.execute(f"DELETE FROM {t} WHERE pk = 2 AND (c1, c2) > (3, 3)")
+    assert keys(2) == [(3, 0), (3, 1), (3, 2), (3, 3)]
+    session.execute(f"DELETE FROM {t} WHERE pk = 2 AND (c1, c2) < (3, 1)")
+    assert keys(2) == [(3, 1), (3, 2), (3, 3)]
+    session.execute(f"DELETE FROM {t} WHERE pk = 2 AND (c1, c2) >= (3, 2) AND (c1) <= (4)")
+    assert keys(2) == [(3, 1)]
+
+    # A mix of single and multi-column relations.
+    session.execute(f"DELETE FROM {t} WHERE pk = 3 AND c1 = 0 AND (c2) < (3)")
+    session.execute(f"DELETE FROM {t} WHERE pk = 3 AND c1 IN (0, 1) AND (c2) >= (3)")
+    session.execute(f"DELETE FROM {t} WHERE pk = 3 AND (c1) IN ((0), (1)) AND c2 < 1")
+    session.execute(f"DELETE FROM {t} WHERE pk = 3 AND (c1) = (1) AND c2 >= 2")
+    assert [k for k in keys(3) if k[0] < 2] == [(1, 1)]
+
+    # Whole rows by tuple equality and IN, in UPDATE and DELETE.
+    session.execute(f"UPDATE {t} SET v = 99 WHERE pk = 3 AND (c1, c2) = (4, 4)")
+    session.execute(f"UPDATE {t} SET v = 98 WHERE pk = 3 AND (c1, c2) IN ((4, 3), (4, 2))")
+    assert rows(session, f"SELECT c2, v FROM {t} WHERE pk = 3 AND c1 = 4 AND c2 >= 2") == [
+        (2, 98), (3, 98), (4, 99)]
+    session.execute(f"DELETE FROM {t} WHERE pk = 3 AND (c1, c2) IN ((4, 3), (4, 4))")
+    assert rows(session, f"SELECT c2 FROM {t} WHERE pk = 3 AND c1 = 4 AND c2 >= 2") == [(2,)]
+
+    refusals = {
+        f"DELETE v FROM {t} WHERE pk = 2 AND (c1, c2) >= (3, 1)":
+            "Range deletions are not supported for specific columns",
+        f"DELETE FROM {t} WHERE pk = 2 AND c1 = 3 AND v = 1":
+            "Non PRIMARY KEY columns found in where clause: v",
+        f"DELETE FROM {t} WHERE pk = 2 AND s CONTAINS 1":
+            "Non PRIMARY KEY columns found in where clause: s",
+        f"DELETE FROM {t} WHERE s CONTAINS 1":
+            "Some partition key parts are missing: pk",
+        f"UPDATE {t} SET v = 1 WHERE pk = 2 AND (c1, c2) > (1, 1)":
+            "Slice restrictions are not supported on the clustering columns in UPDATE statements",
+        f"UPDATE {t} SET v = 1 WHERE pk = 2 AND (c1) = (1)":
+            "Some clustering keys are missing: c2",
+        f"UPDATE {t} SET v = 1 WHERE token(pk) = 5 AND c1 = 1 AND c2 = 1":
+            "The token function cannot be used in WHERE clauses for UPDATE statements",
+        f"DELETE FROM {t} WHERE pk = 2 AND c1 != 1":
+            'Unsupported "!=" relation: c1 != 1',
+        f"DELETE FROM {t} WHERE pk = 2 AND c2 = 1":
+            'PRIMARY KEY column "c2" cannot be restricted as preceding column "c1" is not '
+            "restricted",
+        f"DELETE FROM {t} WHERE pk = 2 AND c1 > 1 AND c2 = 1":
+            'Clustering column "c2" cannot be restricted (preceding column "c1" is restricted '
+            "by a non-EQ relation)",
+    }
+    for query, message in refusals.items():
+        with pytest.raises(InvalidRequest, match=re.escape(message)):
+            session.execute(query)
 
 
 def test_truncate(session, ks):

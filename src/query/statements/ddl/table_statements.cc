@@ -26,6 +26,147 @@ types::Uuid NewTableId(int64_t now_micros) {
   return types::Uuid::TimeBased(now_micros * 10 + types::Uuid::kUnixEpochIn100ns, random());
 }
 
+// The columns' types, resolved in column-name order as Cassandra's TreeMap
+// does, and which columns are static.
+struct ColumnTypes {
+  std::map<std::string, TypePtr> types;
+  std::set<std::string> statics;
+};
+
+ColumnTypes ResolveColumnTypes(const cql::CreateTableStatement& statement,
+                               const std::string& keyspace, const schema::KeyspaceMetadata& ks) {
+  ColumnTypes columns;
+  for (const cql::ColumnDefinition& column : statement.columns) {
+    columns.types.emplace(column.name, nullptr);
+    if (column.is_static) columns.statics.insert(column.name);
+  }
+  for (const cql::ColumnDefinition& column : statement.columns) {
+    columns.types[column.name] =
+        schema::ResolveUserTypes(types::ParseCqlType(column.type), keyspace, ks.user_types);
+  }
+  for (const auto& [name, type] : columns.types) {
+    if (type->kind() == types::Kind::kUdt && schema::IsMultiCell(*type)) {
+      for (const auto& field : type->params()) {
+        if (schema::IsMultiCell(*field)) {
+          ThrowInvalid("Non-frozen UDTs with nested non-frozen collections are not supported");
+        }
+      }
+    }
+  }
+  return columns;
+}
+
+// The PRIMARY KEY's columns, each checked as CreateTableStatement checks them.
+std::set<std::string> CheckPrimaryKey(const cql::CreateTableStatement& statement,
+                                      const ColumnTypes& columns) {
+  const std::string& table_name = statement.table.name;
+  std::set<std::string> primary_key;
+  auto check_key_column = [&](const std::string& column) {
+    auto it = columns.types.find(column);
+    if (it == columns.types.end()) {
+      ThrowInvalid("Unknown column '" + column + "' referenced in PRIMARY KEY for table '" +
+                   table_name + "'");
+    }
+    if (!primary_key.insert(column).second) {
+      ThrowInvalid("Duplicate column '" + column + "' in PRIMARY KEY clause for table '" +
+                   table_name + "'");
+    }
+    const types::CqlType& type = *it->second;
+    if (schema::IsMultiCell(type)) {
+      ThrowInvalid(std::string(type.is_collection() ? "Invalid non-frozen collection type "
+                                                    : "Invalid non-frozen user-defined type ") +
+                   type.ToCql() + " for PRIMARY KEY column '" + column + "'");
+    }
+    if (schema::IsCounter(type)) {
+      ThrowInvalid("counter type is not supported for PRIMARY KEY column '" + column + "'");
+    }
+    if (schema::ReferencesDuration(type)) {
+      ThrowInvalid("duration type is not supported for PRIMARY KEY column '" + column + "'");
+    }
+    if (columns.statics.count(column) > 0) {
+      ThrowInvalid("Static column '" + column + "' cannot be part of the PRIMARY KEY");
+    }
+  };
+  for (const auto& column : statement.partition_key) check_key_column(column);
+  for (const auto& column : statement.clustering_columns) check_key_column(column);
+  return primary_key;
+}
+
+// The CLUSTERING ORDER BY entry of `column`, if any.
+const cql::Ordering* OrderingOf(const cql::CreateTableStatement& statement,
+                                const std::string& column) {
+  for (const auto& o : statement.clustering_order) {
+    if (o.column == column) return &o;
+  }
+  return nullptr;
+}
+
+void CheckClusteringOrder(const cql::CreateTableStatement& statement, const ColumnTypes& columns) {
+  const auto& clustering = statement.clustering_columns;
+  const auto& order = statement.clustering_order;
+  if (order.size() > clustering.size()) {
+    ThrowInvalid("Only clustering columns can be defined in CLUSTERING ORDER directive");
+  }
+  for (size_t n = 0; n < order.size(); ++n) {
+    const std::string& expected = clustering[n];
+    if (order[n].column != expected) {
+      if (OrderingOf(statement, expected) != nullptr) {
+        ThrowInvalid(
+            "The order of columns in the CLUSTERING ORDER directive must match that of the "
+            "clustering columns (" +
+            expected + " must appear before " + order[n].column + ")");
+      }
+      ThrowInvalid("Missing CLUSTERING ORDER for column " + expected);
+    }
+  }
+  if (clustering.empty() && !columns.statics.empty()) {
+    ThrowInvalid(
+        "Static columns are only useful (and thus allowed) if the table has at least one "
+        "clustering column");
+  }
+}
+
+// A table with counters has nothing else outside its key, and no default TTL.
+void CheckCounters(const ColumnTypes& columns, const std::set<std::string>& primary_key,
+                   schema::TableMetadata& table) {
+  bool has_counters = false;
+  for (const auto& [name, type] : columns.types) has_counters |= schema::IsCounter(*type);
+  if (!has_counters) return;
+  for (const auto& [name, type] : columns.types) {
+    if (primary_key.count(name) == 0 && !schema::IsCounter(*type)) {
+      ThrowInvalid("Cannot mix counter and non counter columns in the same table");
+    }
+  }
+  if (table.params.default_time_to_live > 0) {
+    ThrowInvalid("Cannot set default_time_to_live on a table with counters");
+  }
+  table.flags.insert("counter");
+}
+
+void AddColumns(const cql::CreateTableStatement& statement, const ColumnTypes& columns,
+                const std::set<std::string>& primary_key, schema::TableMetadata& table) {
+  for (size_t i = 0; i < statement.partition_key.size(); ++i) {
+    const std::string& name = statement.partition_key[i];
+    table.columns.push_back(ColumnMetadata{name, columns.types.at(name), ColumnKind::kPartitionKey,
+                                           static_cast<int>(i), schema::ClusteringOrder::kNone});
+  }
+  for (size_t i = 0; i < statement.clustering_columns.size(); ++i) {
+    const std::string& name = statement.clustering_columns[i];
+    const cql::Ordering* o = OrderingOf(statement, name);
+    const bool descending = o != nullptr && o->descending;
+    table.columns.push_back(ColumnMetadata{
+        name, columns.types.at(name), ColumnKind::kClustering, static_cast<int>(i),
+        descending ? schema::ClusteringOrder::kDesc : schema::ClusteringOrder::kAsc});
+  }
+  for (const auto& [name, type] : columns.types) {
+    if (primary_key.count(name) > 0) continue;
+    table.columns.push_back(ColumnMetadata{
+        name, type, columns.statics.count(name) > 0 ? ColumnKind::kStatic : ColumnKind::kRegular,
+        -1, schema::ClusteringOrder::kNone});
+  }
+  schema::SortColumns(table);
+}
+
 class CreateTable final : public SchemaAlteration {
  public:
   CreateTable(const cql::CreateTableStatement& s, std::string keyspace)
@@ -66,129 +207,18 @@ class CreateTable final : public SchemaAlteration {
  private:
   std::shared_ptr<schema::TableMetadata> Build(const schema::KeyspaceMetadata& ks,
                                                const SchemaChangeContext& context) const {
-    const std::string& table_name = statement_.table.name;
     schema::ValidateTableOptionNames(attributes_);
     auto table = std::make_shared<schema::TableMetadata>();
     table->keyspace = keyspace();
-    table->name = table_name;
+    table->name = statement_.table.name;
     table->params = schema::BuildTableParams(attributes_, schema::TableParams{}, true);
-
-    // Types are prepared in column-name order, as Cassandra's TreeMap does.
-    std::map<std::string, TypePtr> types;
-    std::set<std::string> statics;
-    for (const cql::ColumnDefinition& column : statement_.columns) {
-      types.emplace(column.name, nullptr);
-      if (column.is_static) statics.insert(column.name);
-    }
-    for (const cql::ColumnDefinition& column : statement_.columns) {
-      types[column.name] =
-          schema::ResolveUserTypes(types::ParseCqlType(column.type), keyspace(), ks.user_types);
-    }
-    for (const auto& [name, type] : types) {
-      if (type->kind() == types::Kind::kUdt && schema::IsMultiCell(*type)) {
-        for (const auto& field : type->params()) {
-          if (schema::IsMultiCell(*field)) {
-            ThrowInvalid("Non-frozen UDTs with nested non-frozen collections are not supported");
-          }
-        }
-      }
-    }
-
-    std::set<std::string> primary_key;
-    auto check_key_column = [&](const std::string& column) {
-      auto it = types.find(column);
-      if (it == types.end()) {
-        ThrowInvalid("Unknown column '" + column + "' referenced in PRIMARY KEY for table '" +
-                     table_name + "'");
-      }
-      if (!primary_key.insert(column).second) {
-        ThrowInvalid("Duplicate column '" + column + "' in PRIMARY KEY clause for table '" +
-                     table_name + "'");
-      }
-      const types::CqlType& type = *it->second;
-      if (schema::IsMultiCell(type)) {
-        ThrowInvalid(std::string(type.is_collection() ? "Invalid non-frozen collection type "
-                                                      : "Invalid non-frozen user-defined type ") +
-                     type.ToCql() + " for PRIMARY KEY column '" + column + "'");
-      }
-      if (schema::IsCounter(type)) {
-        ThrowInvalid("counter type is not supported for PRIMARY KEY column '" + column + "'");
-      }
-      if (schema::ReferencesDuration(type)) {
-        ThrowInvalid("duration type is not supported for PRIMARY KEY column '" + column + "'");
-      }
-      if (statics.count(column) > 0) {
-        ThrowInvalid("Static column '" + column + "' cannot be part of the PRIMARY KEY");
-      }
-    };
-    for (const auto& column : statement_.partition_key) check_key_column(column);
-    for (const auto& column : statement_.clustering_columns) check_key_column(column);
-
-    const auto& clustering = statement_.clustering_columns;
-    const auto& order = statement_.clustering_order;
-    if (order.size() > clustering.size()) {
-      ThrowInvalid("Only clustering columns can be defined in CLUSTERING ORDER directive");
-    }
-    auto ordered = [&](const std::string& column) -> const cql::Ordering* {
-      for (const auto& o : order) {
-        if (o.column == column) return &o;
-      }
-      return nullptr;
-    };
-    for (size_t n = 0; n < order.size(); ++n) {
-      const std::string& expected = clustering[n];
-      if (order[n].column != expected) {
-        if (ordered(expected) != nullptr) {
-          ThrowInvalid(
-              "The order of columns in the CLUSTERING ORDER directive must match that of the "
-              "clustering columns (" +
-              expected + " must appear before " + order[n].column + ")");
-        }
-        ThrowInvalid("Missing CLUSTERING ORDER for column " + expected);
-      }
-    }
-    if (clustering.empty() && !statics.empty()) {
-      ThrowInvalid(
-          "Static columns are only useful (and thus allowed) if the table has at least one "
-          "clustering column");
-    }
-
-    bool has_counters = false;
-    for (const auto& [name, type] : types) has_counters |= schema::IsCounter(*type);
-    if (has_counters) {
-      for (const auto& [name, type] : types) {
-        if (primary_key.count(name) == 0 && !schema::IsCounter(*type)) {
-          ThrowInvalid("Cannot mix counter and non counter columns in the same table");
-        }
-      }
-      if (table->params.default_time_to_live > 0) {
-        ThrowInvalid("Cannot set default_time_to_live on a table with counters");
-      }
-      table->flags.insert("counter");
-    }
-
+    const ColumnTypes columns = ResolveColumnTypes(statement_, keyspace(), ks);
+    const std::set<std::string> primary_key = CheckPrimaryKey(statement_, columns);
+    CheckClusteringOrder(statement_, columns);
+    CheckCounters(columns, primary_key, *table);
     const std::optional<types::Uuid> id = schema::TableIdOption(attributes_);
     table->id = id ? *id : NewTableId(context.now_micros);
-    for (size_t i = 0; i < statement_.partition_key.size(); ++i) {
-      const std::string& name = statement_.partition_key[i];
-      table->columns.push_back(ColumnMetadata{name, types.at(name), ColumnKind::kPartitionKey,
-                                              static_cast<int>(i), schema::ClusteringOrder::kNone});
-    }
-    for (size_t i = 0; i < clustering.size(); ++i) {
-      const std::string& name = clustering[i];
-      const cql::Ordering* o = ordered(name);
-      const bool descending = o != nullptr && o->descending;
-      table->columns.push_back(ColumnMetadata{
-          name, types.at(name), ColumnKind::kClustering, static_cast<int>(i),
-          descending ? schema::ClusteringOrder::kDesc : schema::ClusteringOrder::kAsc});
-    }
-    for (const auto& [name, type] : types) {
-      if (primary_key.count(name) > 0) continue;
-      table->columns.push_back(ColumnMetadata{
-          name, type, statics.count(name) > 0 ? ColumnKind::kStatic : ColumnKind::kRegular, -1,
-          schema::ClusteringOrder::kNone});
-    }
-    schema::SortColumns(*table);
+    AddColumns(statement_, columns, primary_key, *table);
     return table;
   }
 
