@@ -114,6 +114,20 @@ Bytes CompositeRoutingKey(const std::vector<BytesView>& components) {
   return key;
 }
 
+std::vector<BytesView> SplitCompositeRoutingKey(BytesView key, size_t count) {
+  std::vector<BytesView> components(count);
+  size_t at = 0;
+  for (size_t i = 0; i < count && at + 2 <= key.size(); ++i) {
+    const size_t length = (static_cast<size_t>(static_cast<uint8_t>(key[at])) << 8) |
+                          static_cast<uint8_t>(key[at + 1]);
+    at += 2;
+    if (at + length > key.size()) break;
+    components[i] = key.substr(at, length);
+    at += length + 1;  // the end-of-component byte
+  }
+  return components;
+}
+
 std::vector<Token> RandomTokens(int count, std::mt19937_64& rng) {
   SIBYL_CHECK(count >= 0);
   std::set<Token> tokens;

@@ -24,6 +24,10 @@ Token Murmur3Token(BytesView routing_key);
 // [uint16 big-endian length][bytes][0x00]. A one-column key's routing key is
 // the serialized value itself.
 Bytes CompositeRoutingKey(const std::vector<BytesView>& components);
+// The `count` components of a composite routing key, viewing `key`. A
+// malformed key (never built by CompositeRoutingKey) gives empty components
+// for what cannot be read.
+std::vector<BytesView> SplitCompositeRoutingKey(BytesView key, size_t count);
 
 // `count` distinct random tokens, sorted, none equal to kMinimumToken.
 std::vector<Token> RandomTokens(int count, std::mt19937_64& rng);

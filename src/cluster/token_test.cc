@@ -70,6 +70,15 @@ TEST(Murmur3TokenTest, EmptyKeyIsTheMinimumToken) {
   EXPECT_GT(Murmur3Token(std::string(1, '\0')), kMinimumToken);
 }
 
+TEST(CompositeRoutingKeyTest, SplitGivesTheComponentsBack) {
+  const Bytes one = Of({0, 0, 0, 1});
+  const Bytes key = CompositeRoutingKey({"ab", "", one});
+  EXPECT_EQ(SplitCompositeRoutingKey(key, 3), (std::vector<BytesView>{"ab", "", one}));
+  // A truncated key leaves what cannot be read empty, never reads past its end.
+  EXPECT_EQ(SplitCompositeRoutingKey(BytesView(key).substr(0, 6), 3),
+            (std::vector<BytesView>{"ab", "", ""}));
+}
+
 TEST(CompositeRoutingKeyTest, LengthPrefixedComponentsWithTerminator) {
   const Bytes key = CompositeRoutingKey({"a", Of({0, 0, 0, 1})});
   EXPECT_EQ(key, Of({0, 1, 'a', 0, 0, 4, 0, 0, 0, 1, 0}));

@@ -13,23 +13,6 @@ BytesView ViewOf(const OptBytes& value) { return value ? BytesView(*value) : Byt
 
 int Sign(int c) { return c < 0 ? -1 : (c > 0 ? 1 : 0); }
 
-// The components of a composite routing key ([u16 length][bytes][0x00] each,
-// cluster::CompositeRoutingKey). A malformed key (never produced here) gives
-// empty components for what cannot be read.
-std::vector<BytesView> SplitCompositeKey(BytesView key, size_t count) {
-  std::vector<BytesView> components(count);
-  size_t at = 0;
-  for (size_t i = 0; i < count && at + 2 <= key.size(); ++i) {
-    const size_t length = (static_cast<size_t>(static_cast<uint8_t>(key[at])) << 8) |
-                          static_cast<uint8_t>(key[at + 1]);
-    at += 2;
-    if (at + length > key.size()) break;
-    components[i] = key.substr(at, length);
-    at += length + 1;  // the end-of-component byte
-  }
-  return components;
-}
-
 int CompareValues(const ColumnMetadata& column, BytesView a, BytesView b) {
   return storage::CompareClusteringValues(*column.type, column.order == ClusteringOrder::kDesc, a,
                                           b);
@@ -84,8 +67,8 @@ int ComparePartitions(const TableMetadata& table, const PartitionPosition& a,
   const size_t key_size = table.partition_key_size();
   if (key_size == 1) return Sign(types::Compare(*table.columns[0].type, a.key, b.key));
   // LocalPartitioner over a CompositeType: component by component.
-  const std::vector<BytesView> left = SplitCompositeKey(a.key, key_size);
-  const std::vector<BytesView> right = SplitCompositeKey(b.key, key_size);
+  const std::vector<BytesView> left = cluster::SplitCompositeRoutingKey(a.key, key_size);
+  const std::vector<BytesView> right = cluster::SplitCompositeRoutingKey(b.key, key_size);
   for (size_t i = 0; i < key_size; ++i) {
     int c = types::Compare(*table.columns[i].type, left[i], right[i]);
     if (c != 0) return Sign(c);

@@ -20,15 +20,10 @@ using schema::TableMetadata;
 std::vector<Bytes> SplitPartitionKey(const TableMetadata& table, const Bytes& key) {
   const size_t count = table.partition_key_size();
   if (count == 1) return {key};
-  std::vector<Bytes> components(count);
-  size_t at = 0;
-  for (size_t i = 0; i < count && at + 2 <= key.size(); ++i) {
-    const size_t length = (static_cast<size_t>(static_cast<uint8_t>(key[at])) << 8) |
-                          static_cast<uint8_t>(key[at + 1]);
-    at += 2;
-    if (at + length > key.size()) break;
-    components[i] = key.substr(at, length);
-    at += length + 1;  // the end-of-component byte
+  std::vector<Bytes> components;
+  components.reserve(count);
+  for (BytesView component : cluster::SplitCompositeRoutingKey(key, count)) {
+    components.emplace_back(component);
   }
   return components;
 }

@@ -298,9 +298,10 @@ bool TokenAccepts(const BoundToken& b, int64_t token) {
 std::vector<storage::PartitionKey> NamedPartitions(const Restrictions& restrictions,
                                                    const TableMetadata& table,
                                                    const BoundValues& values) {
+  const size_t key_size = table.partition_key_size();
   std::vector<std::vector<BytesView>> per_column;
-  per_column.reserve(table.partition_key_size());
-  for (size_t i = 0; i < table.partition_key_size(); ++i) {
+  per_column.reserve(key_size);
+  for (size_t i = 0; i < key_size; ++i) {
     const ColumnRestriction* r = restrictions.Find(i);
     SIBYL_CHECK(r != nullptr, "partition key column " + table.columns[i].name + " unrestricted");
     per_column.push_back(EqOrInValues(*r, table.columns[i], values));
@@ -313,11 +314,13 @@ std::vector<storage::PartitionKey> NamedPartitions(const Restrictions& restricti
     }
     return 0;
   };
-  std::sort(keys.begin(), keys.end(),
-            [&](const auto& a, const auto& b) { return compare(a, b) < 0; });
-  keys.erase(std::unique(keys.begin(), keys.end(),
-                         [&](const auto& a, const auto& b) { return compare(a, b) == 0; }),
-             keys.end());
+  if (keys.size() > 1) {
+    std::sort(keys.begin(), keys.end(),
+              [&](const auto& a, const auto& b) { return compare(a, b) < 0; });
+    keys.erase(std::unique(keys.begin(), keys.end(),
+                           [&](const auto& a, const auto& b) { return compare(a, b) == 0; }),
+               keys.end());
+  }
   std::vector<storage::PartitionKey> partitions;
   partitions.reserve(keys.size());
   for (const auto& components : keys) {
@@ -399,6 +402,7 @@ std::vector<storage::Clustering> FullClusterings(
     }
     rows = std::move(extended);
   }
+  if (rows.size() <= 1) return rows;
   auto less = [&](const auto& a, const auto& b) {
     return schema::CompareClusterings(table, a, b) < 0;
   };
@@ -458,6 +462,12 @@ BoundWriteKeys Restrictions::BindWrite(const TableMetadata& table,
                                        const BoundValues& values) const {
   BoundWriteKeys out;
   out.partitions = NamedPartitions(*this, table, values);
+  if (!has_clustering_) {
+    // The whole partition, its static row, or the one row of a table
+    // without clustering columns.
+    out.clusterings.emplace_back();
+    return out;
+  }
   const std::vector<BoundClusteringRestriction> clustering =
       BindClusteringRestrictions(*this, table, values, nullptr);
   if (!deletes_ranges_) {
