@@ -46,7 +46,7 @@ const NativeName& NativeNameOf(Kind kind) {
   for (const auto& entry : kNativeNames) {
     if (entry.kind == kind) return entry;
   }
-  throw std::invalid_argument("not a native CQL type kind");
+  SIBYL_CHECK(false, "not a native CQL type kind: " + std::to_string(static_cast<int>(kind)));
 }
 
 void AppendString(Bytes& out, std::string_view s) {
@@ -192,7 +192,8 @@ TypePtr CqlType::Native(Kind kind) {
   for (size_t i = 0; i < kNativeNames.size(); ++i) {
     if (kNativeNames[i].kind == kind) return kSingletons[i];
   }
-  throw std::invalid_argument("CqlType::Native called with a non-native kind");
+  SIBYL_CHECK(false, "CqlType::Native called with a non-native kind " +
+                         std::to_string(static_cast<int>(kind)));
 }
 
 TypePtr CqlType::List(TypePtr element, bool frozen) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/check.h"
+
 namespace sibyl::types {
 namespace {
 
@@ -31,7 +33,7 @@ TEST(CqlTypeTest, NativeSingletonsAreShared) {
   EXPECT_EQ(N(Kind::kInt).get(), N(Kind::kInt).get());
   EXPECT_TRUE(N(Kind::kInt)->is_native());
   EXPECT_FALSE(N(Kind::kInt)->frozen());
-  EXPECT_THROW(CqlType::Native(Kind::kList), std::invalid_argument);
+  EXPECT_THROW(CqlType::Native(Kind::kList), InternalError);
 }
 
 TEST(CqlTypeTest, NativeSpellings) {

@@ -11,17 +11,12 @@
 
 #include "common/error.h"
 #include "cql/ast.h"
+#include "query/restrictions/relation_text.h"
 #include "query/restrictions/restrictions.h"
 #include "query/terms/bind_variables.h"
 #include "schema/table_metadata.h"
 
 namespace sibyl::query::restriction_preparation {
-
-// Cassandra's Operator.toString(): "=", "IN", "CONTAINS KEY", ...
-const char* OperatorText(cql::Relation::Op op);
-// Cassandra's Relation.toString(), as messages quote a relation: "b != 1",
-// "(b, c) > (1, 2)", "token(k) > 5", "m['a'] = 1", "k IN [1, 2]".
-std::string RelationText(const cql::Relation& relation);
 
 // A single-column (or map-element) relation as a restriction of its own.
 // REQUIRES: relation.lhs is kColumn or kMapElement, op is not !=, IS NOT or LIKE.

@@ -184,10 +184,10 @@ void RestrictionsBuilder::Add(const cql::Relation& relation, BindSpecCollector& 
   // StatementRestrictions refuses IS NOT NULL outside materialized views;
   // Relation.toRestriction refuses != before looking at the columns.
   if (relation.op == Op::kIsNotNull) {
-    ThrowInvalid("Unsupported restriction: " + prep::RelationText(relation));
+    ThrowInvalid("Unsupported restriction: " + RelationText(relation));
   }
   if (relation.op == Op::kNeq) {
-    ThrowInvalid("Unsupported \"!=\" relation: " + prep::RelationText(relation));
+    ThrowInvalid("Unsupported \"!=\" relation: " + RelationText(relation));
   }
   switch (relation.lhs) {
     case Lhs::kToken: {
@@ -210,7 +210,7 @@ void RestrictionsBuilder::Add(const cql::Relation& relation, BindSpecCollector& 
   if (relation.op == Op::kLike) {
     // Only a SASI index answers LIKE, and Sibyl has none.
     ThrowInvalid("LIKE restriction is only supported on properly indexed columns. " +
-                 prep::RelationText(relation) + " is not valid.");
+                 RelationText(relation) + " is not valid.");
   }
   ColumnRestriction restriction = prep::PrepareSingleColumn(table_, index, relation, binds);
   if (column.kind == ColumnKind::kClustering) {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "common/error.h"
-#include "query/restrictions/restriction_preparation.h"
+#include "query/restrictions/relation_text.h"
 #include "types/collection_value.h"
 #include "types/cql_identifier.h"
 #include "types/value_codec.h"
@@ -13,8 +13,6 @@ namespace sibyl::query {
 namespace {
 
 using Op = cql::Relation::Op;
-
-using restriction_preparation::OperatorText;
 
 bool IsSlice(Op op) { return op == Op::kLt || op == Op::kLte || op == Op::kGt || op == Op::kGte; }
 
