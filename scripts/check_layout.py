@@ -4,8 +4,9 @@
   1. the layers of src/ include each other one way only (LAYERS below);
   2. inside src/query/, the concept folders include each other one way only
      (QUERY_FOLDERS below, lowest first);
-  3. no two files in src/ share a stem (a file name without its extension)
-     unless they are one concept's header and source.
+  3. no two C++ files of the project (src/, fuzz/, bench/) share a stem (a
+     file name without its extension) unless they are one concept's header
+     and source.
 
 Tests, test helpers (*_test.cc, *_test_util.h) and main.cc may include anything.
 Prints every violation and exits 1 if there is one. Usage:
@@ -99,6 +100,13 @@ def check(src):
                 elif QUERY_FOLDERS.index(target) > QUERY_FOLDERS.index(own):
                     problems.append(f"{path}: query/{own or '.'} includes {included}, which is "
                                     f"above it (order: {' <- '.join(f or '.' for f in QUERY_FOLDERS)})")
+    for sibling in ("fuzz", "bench"):
+        other = os.path.join(src, "..", sibling)
+        if not os.path.isdir(other):
+            continue
+        for path in source_files(other):
+            stem = os.path.splitext(os.path.basename(path))[0]
+            stems.setdefault(stem, set()).add(os.path.join("..", sibling, os.path.dirname(path)))
     for stem, folders in sorted(stems.items()):
         if len(folders) > 1:
             problems.append(f"stem '{stem}' names files in {', '.join(sorted(folders))}: "
