@@ -32,8 +32,8 @@ void EnsureTablePermission(std::string_view keyspace, std::string_view table,
                                                 protocol::SchemaChange::Target target,
                                                 std::string keyspace, std::string name = {});
 
-// Factories, one per statement (keyspace_alterations.cc, table_alterations.cc,
-// alter_table_alteration.cc, type_alterations.cc).
+// Factories, one per statement (keyspace_statements.cc, table_statements.cc,
+// alter_table_statement.cc, type_statements.cc).
 [[nodiscard]] SchemaAlterationPtr PrepareCreateKeyspace(const cql::CreateKeyspaceStatement& s);
 [[nodiscard]] SchemaAlterationPtr PrepareAlterKeyspace(const cql::AlterKeyspaceStatement& s);
 [[nodiscard]] SchemaAlterationPtr PrepareDropKeyspace(const cql::DropKeyspaceStatement& s);
