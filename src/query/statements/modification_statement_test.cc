@@ -633,6 +633,41 @@ TEST_F(ModificationTest, DeleteRanges) {
   EXPECT_TRUE(Build("DELETE FROM t WHERE k = 1 AND c > 5 AND c < 5").empty());
 }
 
+// Writes restrict rows with the relations reads take, tuple notation included.
+TEST_F(ModificationTest, TupleRelationsNameRowsAndRanges) {
+  // Each row once, in clustering order (a is DESC).
+  Mutation rows =
+      One("UPDATE ck2 SET v = 1 WHERE k = 1 AND (a, b) IN ((1, 'x'), (2, 'y'), (1, 'x'))");
+  ASSERT_EQ(rows.rows.size(), 2u);
+  EXPECT_EQ(rows.rows[0].clustering, (storage::Clustering{Int(2), "y"}));
+  EXPECT_EQ(rows.rows[1].clustering, (storage::Clustering{Int(1), "x"}));
+
+  // (a, b) > (1, 'm'): a > 1, or a = 1 and b > 'm'; on the DESC column a
+  // the first piece runs from the partition's start to a = 1 (excluded).
+  Mutation range = One("DELETE FROM ck2 WHERE k = 1 AND (a, b) > (1, 'm')");
+  ASSERT_EQ(range.range_tombstones.size(), 2u);
+  EXPECT_EQ(range.range_tombstones[0].start, (storage::ClusteringBound{{}, true}));
+  EXPECT_EQ(range.range_tombstones[0].end, (storage::ClusteringBound{{Int(1)}, false}));
+  EXPECT_EQ(range.range_tombstones[1].start, (storage::ClusteringBound{{Int(1), "m"}, false}));
+  EXPECT_EQ(range.range_tombstones[1].end, (storage::ClusteringBound{{Int(1)}, true}));
+
+  EXPECT_EQ(PrepareError("UPDATE ck2 SET v = 1 WHERE k = 1 AND (a, b) > (1, 'm')"),
+            "Slice restrictions are not supported on the clustering columns in UPDATE statements");
+  EXPECT_EQ(PrepareError("UPDATE ck2 SET v = 1 WHERE k = 1 AND (a) = (1)"),
+            "Some clustering keys are missing: b");
+  EXPECT_EQ(PrepareError("DELETE FROM ck2 WHERE k = 1 AND b = 'x'"),
+            "PRIMARY KEY column \"b\" cannot be restricted as preceding column \"a\" is not "
+            "restricted");
+  EXPECT_EQ(PrepareError("DELETE FROM ck2 WHERE k = 1 AND a != 1"),
+            "Unsupported \"!=\" relation: a != 1");
+  EXPECT_EQ(PrepareError("DELETE FROM ck2 WHERE k = 1 AND v = 1 AND a = 1"),
+            "Non PRIMARY KEY columns found in where clause: v ");
+  EXPECT_EQ(PrepareError("DELETE FROM coll WHERE k = 1 AND m['a'] = 1"),
+            "Non PRIMARY KEY columns found in where clause: m ");
+  EXPECT_EQ(PrepareError("UPDATE ck2 SET v = 1 WHERE token(k) = 1 AND a = 1 AND b = 'x'"),
+            "The token function cannot be used in WHERE clauses for UPDATE statements");
+}
+
 TEST_F(ModificationTest, DeleteValidation) {
   EXPECT_EQ(PrepareError("DELETE c FROM t WHERE k = 1 AND c = 1"),
             "Invalid identifier c for deletion (should not be a PRIMARY KEY part)");
