@@ -8,6 +8,7 @@
 #include "query/read/storage_layout.h"
 #include "query/statement_id.h"
 #include "query/statements/describe_statement.h"
+#include "query/statements/write_attributes.h"
 #include "query/terms/bind_variables.h"
 #include "schema/virtual_keyspaces.h"
 #include "types/value_codec.h"
@@ -219,9 +220,9 @@ Result QueryProcessor::RunBatch(const BatchPlan& batch, const BoundValues& value
   cluster::Coordinator& coordinator = RequireCoordinator();
   std::optional<int64_t> timestamp = params.default_timestamp;
   if (batch.timestamp) {
-    const Value value = batch.timestamp->Bind(values);
-    if (value.is_null()) ThrowInvalid("Invalid null value of timestamp");
-    if (!value.is_unset()) timestamp = types::DecodeBigint(value.bytes);
+    if (const std::optional<int64_t> bound = BindTimestamp(*batch.timestamp, values)) {
+      timestamp = bound;
+    }
   }
   std::vector<protocol::QueryParameters> child_params(batch.children.size());
   std::vector<BatchChildRequest> children;

@@ -323,6 +323,9 @@ TEST_P(CasTest, CollectionElements) {
             "Invalid negative list index -1");
   EXPECT_EQ(Error("UPDATE coll SET l = [1] WHERE k = 1 IF m[?] = 1", Values({Value::Null()})),
             "Invalid null value for map element access");
+  static const Bytes kEmpty;
+  EXPECT_EQ(Error("UPDATE coll SET l = [1] WHERE k = 1 IF l[?] = 1", Values({Value::Of(kEmpty)})),
+            "Invalid empty value for list index");
   // The failure shows the whole column.
   EXPECT_EQ(Show("UPDATE coll SET l = [1] WHERE k = 1 IF m['x'] = 5 AND u.zip = 7"),
             "[applied],m,u | False,{'x': 1, 'y': 2},{street: 'main', zip: 7}");

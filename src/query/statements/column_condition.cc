@@ -210,6 +210,7 @@ bool BoundCondition::AppliesTo(const OptBytes& current) const {
     case ColumnCondition::Target::kElement: {
       std::optional<BytesView> element_value;
       if (type.kind() == types::Kind::kList) {
+        if (element_->empty()) ThrowInvalid("Invalid empty value for list index");
         const int32_t index = types::DecodeInt(*element_);
         if (index < 0) ThrowInvalid("Invalid negative list index " + std::to_string(index));
         if (row_value) {

@@ -732,6 +732,15 @@ TEST_F(ListReadTest, IndexOutOfBoundAndNullList) {
             "List index 2 out of bound, list has size 2");
   EXPECT_EQ(BuildError("UPDATE coll SET l[?] = 7 WHERE k = 1", Values({Value::Null()}), true),
             "Invalid null value for list index");
+  // An empty int is a valid value but no index (Cassandra fails reading it).
+  static const Bytes kEmpty;
+  EXPECT_EQ(BuildError("UPDATE coll SET l[?] = 7 WHERE k = 1", Values({Value::Of(kEmpty)}), true),
+            "Invalid empty value for list index");
+  EXPECT_EQ(BuildError("DELETE l[?] FROM coll WHERE k = 1", Values({Value::Of(kEmpty)}), true),
+            "Invalid empty value for list index");
+  EXPECT_EQ(BuildError("UPDATE coll USING TIMESTAMP ? SET c2 = 1 WHERE k = 1",
+                       Values({Value::Of(kEmpty)})),
+            "Invalid timestamp value");
   engine_.result.partitions.clear();
   EXPECT_EQ(BuildError("UPDATE coll SET l[0] = 7 WHERE k = 1", {}, true),
             "Attempted to set an element on a list which is null");

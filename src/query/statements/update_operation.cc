@@ -344,6 +344,8 @@ struct Application {
   }
   // The path of the list element `key` addresses by position.
   Bytes ListElementPath(const char* null_list_message) const {
+    // An empty int passes validation (Cassandra then fails reading it).
+    if (key.bytes.empty()) ThrowInvalid("Invalid empty value for list index");
     const int32_t index = types::DecodeInt(key.bytes);
     const auto cells = ExistingCells(existing, name);
     if (cells.empty()) ThrowInvalid(null_list_message);

@@ -36,13 +36,18 @@ WriteAttributes WriteAttributes::Prepare(const cql::Attributes& raw, BindSpecCol
   return attributes;
 }
 
-int64_t WriteAttributes::Timestamp(const BoundValues& values, int64_t fallback) const {
-  if (!timestamp_) return fallback;
-  const Value value = timestamp_->Bind(values);
+std::optional<int64_t> BindTimestamp(const PreparedTerm& term, const BoundValues& values) {
+  const Value value = term.Bind(values);
   if (value.is_null()) ThrowInvalid("Invalid null value of timestamp");
-  if (value.is_unset()) return fallback;
+  if (value.is_unset()) return std::nullopt;
+  // An empty bigint passes validation; Cassandra then fails unboxing it.
   if (value.bytes.size() != 8) ThrowInvalid("Invalid timestamp value");
   return types::DecodeBigint(value.bytes);
+}
+
+int64_t WriteAttributes::Timestamp(const BoundValues& values, int64_t fallback) const {
+  if (!timestamp_) return fallback;
+  return BindTimestamp(*timestamp_, values).value_or(fallback);
 }
 
 int32_t WriteAttributes::TimeToLive(const BoundValues& values, const schema::TableMetadata& table,

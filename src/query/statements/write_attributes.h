@@ -23,6 +23,12 @@ inline constexpr int32_t kMaxTtlSeconds = 20 * 365 * 24 * 60 * 60;
 // Cassandra's Cell.MAX_DELETION_TIME: the last expiry a cell can have.
 inline constexpr int64_t kMaxDeletionTime = 2147483646;
 
+// A bound USING TIMESTAMP (of a statement or a batch): nullopt when unset.
+// Throws CqlError(kInvalid) "Invalid null value of timestamp", "Invalid
+// timestamp value" (an empty value).
+[[nodiscard]] std::optional<int64_t> BindTimestamp(const PreparedTerm& term,
+                                                   const BoundValues& values);
+
 class WriteAttributes {
  public:
   // Markers receive `[timestamp]` (bigint) and `[ttl]` (int), as in Cassandra.
