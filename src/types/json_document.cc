@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstdint>
 
+#include "types/utf8.h"
+
 namespace sibyl::types {
 namespace {
 
@@ -135,24 +137,6 @@ class JsonParser {
         Fail("malformed \\u escape");
     }
     return code;
-  }
-
-  static void AppendUtf8(std::string& out, uint32_t code) {
-    if (code < 0x80) {
-      out.push_back(static_cast<char>(code));
-    } else if (code < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (code >> 6)));
-      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-    } else if (code < 0x10000) {
-      out.push_back(static_cast<char>(0xE0 | (code >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xF0 | (code >> 18)));
-      out.push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-    }
   }
 
   // REQUIRES: in_[pos_] == '"'.

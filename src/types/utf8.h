@@ -4,6 +4,7 @@
 // U+10FFFF, no truncated sequences.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,5 +29,8 @@ struct MalformedUtf8 {
 // then cut to at most `max_bytes` bytes at a character boundary. For text
 // that must go out as UTF-8 whatever it quotes (error messages).
 [[nodiscard]] std::string ToValidUtf8(std::string_view text, size_t max_bytes = std::string::npos);
+
+// Appends the UTF-8 encoding of one code point (REQUIRES: code_point <= 0x10FFFF).
+void AppendUtf8(std::string& out, uint32_t code_point);
 
 }  // namespace sibyl::types
