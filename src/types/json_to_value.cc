@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/check.h"
 #include "common/error.h"
 #include "types/literal.h"
 
@@ -72,23 +73,17 @@ JsonValue ReparseString(const JsonValue& value) {
   }
 }
 
-// The CQL literal a JSON value of `type` stands for (each type's fromJSONObject).
-types::Literal ToLiteral(const JsonValue& value, const types::CqlType& type) {
-  using types::ConstantKind;
-  using types::Literal;
-  using Kind = JsonValue::Kind;
-  if (value.kind == Kind::kNull) return Literal::Null();
-  const types::Kind kind = type.kind();
-  const bool composite = type.is_collection() || kind == types::Kind::kTuple ||
-                         kind == types::Kind::kUdt || kind == types::Kind::kVector;
-  if (composite && value.kind == Kind::kString) return ToLiteral(ReparseString(value), type);
+Literal ToLiteral(const JsonValue& value, const CqlType& type);
 
+// Collections, tuples, UDTs and vectors: a JSON array or object.
+Literal CompositeLiteral(const JsonValue& value, const CqlType& type) {
+  using Kind = JsonValue::Kind;
   auto elements_of = [&](const types::CqlType& element_type) {
     std::vector<Literal> out;
     for (const auto& e : value.elements) out.push_back(ToLiteral(e, element_type));
     return out;
   };
-  switch (kind) {
+  switch (type.kind()) {
     case types::Kind::kList:
     case types::Kind::kVector:
       if (value.kind != Kind::kArray) Mismatch(type, value);
@@ -141,9 +136,14 @@ types::Literal ToLiteral(const JsonValue& value, const types::CqlType& type) {
       return Literal::Udt(std::move(names), std::move(out));
     }
     default:
-      break;
+      SIBYL_CHECK(false, "not a composite type: " + type.ToCql());
   }
-  // Native types: numbers, strings and booleans map onto CQL constants.
+}
+
+// Native types: numbers, strings and booleans map onto CQL constants.
+Literal NativeLiteral(const JsonValue& value, const CqlType& type) {
+  using Kind = JsonValue::Kind;
+  const types::Kind kind = type.kind();
   if (value.kind == Kind::kArray || value.kind == Kind::kObject) Mismatch(type, value);
   if (IsTextType(kind)) {
     if (value.kind != Kind::kString) {
@@ -192,6 +192,18 @@ types::Literal ToLiteral(const JsonValue& value, const types::CqlType& type) {
   if (value.kind == Kind::kNumber) return Literal::Constant(ConstantKind::kInteger, value.text);
   if (value.kind != Kind::kString) Mismatch(type, value);
   return Literal::Constant(ConstantKind::kString, value.text);
+}
+
+// The CQL literal a JSON value of `type` stands for (each type's fromJSONObject).
+Literal ToLiteral(const JsonValue& value, const CqlType& type) {
+  if (value.kind == JsonValue::Kind::kNull) return Literal::Null();
+  const types::Kind kind = type.kind();
+  const bool composite = type.is_collection() || kind == types::Kind::kTuple ||
+                         kind == types::Kind::kUdt || kind == types::Kind::kVector;
+  if (!composite) return NativeLiteral(value, type);
+  // A string holding JSON stands for its content.
+  if (value.kind == JsonValue::Kind::kString) return ToLiteral(ReparseString(value), type);
+  return CompositeLiteral(value, type);
 }
 
 int64_t NowMillis() {

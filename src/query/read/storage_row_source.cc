@@ -16,16 +16,11 @@ namespace {
 using schema::ColumnKind;
 using schema::TableMetadata;
 
-// The partition key column values of a routing key.
-std::vector<Bytes> SplitPartitionKey(const TableMetadata& table, const Bytes& key) {
+// The partition key column values of a routing key, viewing it.
+std::vector<BytesView> SplitPartitionKey(const TableMetadata& table, BytesView key) {
   const size_t count = table.partition_key_size();
   if (count == 1) return {key};
-  std::vector<Bytes> components;
-  components.reserve(count);
-  for (BytesView component : cluster::SplitCompositeRoutingKey(key, count)) {
-    components.emplace_back(component);
-  }
-  return components;
+  return cluster::SplitCompositeRoutingKey(key, count);
 }
 
 bool IsMultiCell(const types::CqlType& type) {
@@ -192,8 +187,8 @@ std::vector<schema::Row> StorageRowSource::ToRows(const ReadRequest& request,
   std::vector<schema::Row> rows;
   for (const storage::ReadPartition& partition : result.partitions) {
     schema::Row base(width);
-    const std::vector<Bytes> key = SplitPartitionKey(table, partition.key.key);
-    for (size_t i = 0; i < key.size(); ++i) base[i] = key[i];
+    const std::vector<BytesView> key = SplitPartitionKey(table, partition.key.key);
+    for (size_t i = 0; i < key.size(); ++i) base[i] = Bytes(key[i]);
     if (partition.static_row) FillCells(request, *partition.static_row, indexes, now_seconds, base);
     if (partition.rows.empty()) {
       if (partition.static_row && request.static_only_rows) rows.push_back(std::move(base));

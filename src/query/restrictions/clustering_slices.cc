@@ -174,18 +174,11 @@ ClusteringSlice PieceToSlice(const TableMetadata& table, const storage::Clusteri
 
 }  // namespace
 
-ClusteringSlices BuildClusteringSlices(
-    const TableMetadata& table, const std::vector<BoundClusteringRestriction>& restrictions) {
-  ClusteringSlices out;
-  if (restrictions.empty()) return out;
-  // Prefixes from = / IN: their cartesian product.
+std::vector<storage::Clustering> ClusteringPrefixes(
+    const std::vector<BoundClusteringRestriction>& restrictions) {
   std::vector<storage::Clustering> prefixes(1);
-  const BoundClusteringRestriction* slice = nullptr;
   for (const auto& r : restrictions) {
-    if (r.is_slice) {
-      slice = &r;
-      break;
-    }
+    if (r.is_slice) break;
     std::vector<storage::Clustering> next;
     next.reserve(prefixes.size() * r.tuples.size());
     for (const auto& prefix : prefixes) {
@@ -196,6 +189,17 @@ ClusteringSlices BuildClusteringSlices(
     }
     prefixes = std::move(next);
   }
+  return prefixes;
+}
+
+ClusteringSlices BuildClusteringSlices(
+    const TableMetadata& table, const std::vector<BoundClusteringRestriction>& restrictions) {
+  ClusteringSlices out;
+  if (restrictions.empty()) return out;
+  const std::vector<storage::Clustering> prefixes = ClusteringPrefixes(restrictions);
+  const auto slice_it = std::find_if(restrictions.begin(), restrictions.end(),
+                                     [](const auto& r) { return r.is_slice; });
+  const BoundClusteringRestriction* slice = slice_it == restrictions.end() ? nullptr : &*slice_it;
   if (prefixes.empty()) {
     out.selects_nothing = true;
     return out;

@@ -45,6 +45,12 @@ struct ClusteringSlices {
   bool selects_nothing = false;
 };
 
+// The clusterings (or prefixes) the = / IN restrictions before the first
+// slice name: the cartesian product of their tuples, in order, duplicates
+// kept; one empty clustering when there are none, none for an empty IN.
+[[nodiscard]] std::vector<storage::Clustering> ClusteringPrefixes(
+    const std::vector<BoundClusteringRestriction>& restrictions);
+
 // The slices for `restrictions` (in column order, the first on clustering
 // column 0, each starting where the previous ends, only the last a slice).
 [[nodiscard]] ClusteringSlices BuildClusteringSlices(

@@ -386,22 +386,7 @@ std::vector<BoundClusteringRestriction> BindClusteringRestrictions(const Restric
 // cartesian product of their tuples, each row once, in clustering order.
 std::vector<storage::Clustering> FullClusterings(
     const TableMetadata& table, const std::vector<BoundClusteringRestriction>& restrictions) {
-  std::vector<storage::Clustering> rows(1);
-  for (const BoundClusteringRestriction& r : restrictions) {
-    std::vector<storage::Clustering> extended;
-    extended.reserve(rows.size() * r.tuples.size());
-    for (const storage::Clustering& prefix : rows) {
-      for (const std::vector<BytesView>& tuple : r.tuples) {
-        storage::Clustering row = prefix;
-        for (BytesView value : tuple) {
-          CheckKeyLength(value.size());
-          row.emplace_back(value);
-        }
-        extended.push_back(std::move(row));
-      }
-    }
-    rows = std::move(extended);
-  }
+  std::vector<storage::Clustering> rows = ClusteringPrefixes(restrictions);
   if (rows.size() <= 1) return rows;
   auto less = [&](const auto& a, const auto& b) {
     return schema::CompareClusterings(table, a, b) < 0;
@@ -470,10 +455,7 @@ BoundWriteKeys Restrictions::BindWrite(const TableMetadata& table,
   }
   const std::vector<BoundClusteringRestriction> clustering =
       BindClusteringRestrictions(*this, table, values, nullptr);
-  if (!deletes_ranges_) {
-    out.clusterings = FullClusterings(table, clustering);
-    return out;
-  }
+  // Every clustering value a write names is checked once, whatever it names.
   for (const BoundClusteringRestriction& r : clustering) {
     for (const auto& tuple : r.tuples) {
       for (BytesView value : tuple) CheckKeyLength(value.size());
@@ -482,6 +464,10 @@ BoundWriteKeys Restrictions::BindWrite(const TableMetadata& table,
       if (!*bound) continue;
       for (BytesView value : (*bound)->values) CheckKeyLength(value.size());
     }
+  }
+  if (!deletes_ranges_) {
+    out.clusterings = FullClusterings(table, clustering);
+    return out;
   }
   ClusteringSlices slices = BuildClusteringSlices(table, clustering);
   // An empty range (or IN) deletes nothing, as DeleteStatement.addUpdateForKey.

@@ -19,10 +19,6 @@ using types::TypePtr;
 // Selectable.WithTerm names every marker of the select clause so.
 constexpr std::string_view kSelectionMarkerName = "[selection]";
 
-size_t RequireColumn(const schema::TableMetadata& table, const std::string& name) {
-  return table.ExistingColumnIndex(name);
-}
-
 [[noreturn]] void ThrowInferType(std::string_view text) {
   ThrowInvalid("Cannot infer type for term " + std::string(text) +
                " in selection clause (try using a cast to force a type)");
@@ -141,7 +137,7 @@ SelectorFactoryPtr PrepareCellMetadata(const cql::Selector& selector, bool is_wr
     ThrowInvalid(std::string("Selecting ") + selector.name +
                  "() of anything but a column is not supported by Sibyl yet");
   }
-  const size_t index = RequireColumn(p.table, selector.args[0].name);
+  const size_t index = p.table.ExistingColumnIndex(selector.args[0].name);
   const auto& column = p.table.columns[index];
   if (column.is_primary_key()) {
     ThrowInvalid(std::string("Cannot use selection function ") + function +
@@ -269,7 +265,7 @@ SelectorFactoryPtr PrepareSelector(const cql::Selector& selector, const TypePtr&
                                    SelectorPreparation& p) {
   switch (selector.kind) {
     case Kind::kColumn: {
-      const size_t index = RequireColumn(p.table, selector.name);
+      const size_t index = p.table.ExistingColumnIndex(selector.name);
       p.columns_read.push_back(index);
       const auto& column = p.table.columns[index];
       return ColumnSelectorFactory(column.name, column.type, index);

@@ -19,10 +19,6 @@ using schema::ColumnKind;
 using schema::ColumnMetadata;
 using schema::TableMetadata;
 
-size_t RequireColumn(const TableMetadata& table, const std::string& name) {
-  return table.ExistingColumnIndex(name);
-}
-
 cql::Relation EqualityRelation(const std::string& column, const cql::Term& value) {
   cql::Relation relation;
   relation.lhs = cql::Relation::Lhs::kColumn;
@@ -69,7 +65,7 @@ void PrepareInsertValues(const cql::InsertStatement& insert, const TableMetadata
     }
   }
   for (size_t i = 0; i < insert.columns.size(); ++i) {
-    const size_t index = RequireColumn(table, insert.columns[i]);
+    const size_t index = table.ExistingColumnIndex(insert.columns[i]);
     const ColumnMetadata& column = table.columns[index];
     if (column.kind == ColumnKind::kClustering) clustering_set = true;
     if (column.is_primary_key()) {
@@ -179,7 +175,7 @@ ModificationStatement::PreparedOperations ModificationStatement::PrepareOperatio
     kind_ = Kind::kUpdate;
     prepared.type = StatementType::kUpdate;
     for (const auto& raw_op : update->operations) {
-      const size_t index = RequireColumn(*table_, raw_op.column);
+      const size_t index = table_->ExistingColumnIndex(raw_op.column);
       const ColumnMetadata& column = table_->columns[index];
       if (column.is_primary_key()) {
         ThrowInvalid("PRIMARY KEY part " + column.name + " found in SET part");
@@ -192,7 +188,7 @@ ModificationStatement::PreparedOperations ModificationStatement::PrepareOperatio
     kind_ = Kind::kDelete;
     prepared.type = StatementType::kDelete;
     for (const auto& deletion : del.deletions) {
-      const size_t index = RequireColumn(*table_, deletion.column);
+      const size_t index = table_->ExistingColumnIndex(deletion.column);
       const ColumnMetadata& column = table_->columns[index];
       if (column.is_primary_key()) {
         ThrowInvalid("Invalid identifier " + column.name +

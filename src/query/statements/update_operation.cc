@@ -35,12 +35,6 @@ Bytes FieldPath(int field) {
   return path;
 }
 
-Bytes CounterDelta(int64_t delta) {
-  Bytes out;
-  AppendBE64(out, static_cast<uint64_t>(delta));
-  return out;
-}
-
 // The node part of the timeuuids that name list elements: random once per
 // process, as Cassandra's is fixed per node.
 uint64_t ListPathNode() {
@@ -411,7 +405,7 @@ void CounterAdd(const Application& a) {
   storage::Cell cell;
   cell.kind = storage::Cell::Kind::kCounter;
   cell.timestamp = a.ctx.timestamp;
-  cell.value = CounterDelta(delta);
+  cell.value = types::EncodeBigint(delta);
   a.Cell(std::nullopt, std::move(cell));
 }
 
