@@ -17,6 +17,8 @@ packages=(
   libyaml-cpp-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
   # symbolized backtraces in the log when a node dies (src/server/crash_handler.h)
   libbackward-cpp-dev libdw-dev
+  # `sibyl shell`: line editing, history and completion
+  libedit-dev
   # integration tests: the DataStax Python driver with its compressors
   python3 python3-cassandra python3-pytest python3-lz4 python3-snappy
 )
