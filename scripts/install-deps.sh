@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing Sibyl needs on Debian bookworm: Debian
 # packages (as root, or through sudo) and the Node.js driver for the
-# integration tests (npm ci from the committed package-lock.json).
+# integration tests (npm ci from the committed package-lock.json). The Go
+# suite needs nothing beyond Debian's packages: it builds offline from their
+# sources in /usr/share/gocode.
 #
 # When everything is already there it touches neither apt nor the network, so
 # reruns are fast and work offline.
@@ -21,6 +23,8 @@ packages=(
   libedit-dev
   # integration tests: the DataStax Python driver with its compressors
   python3 python3-cassandra python3-pytest python3-lz4 python3-snappy
+  # integration tests: gocql 1.3.2 (its dependencies come with it) and Go 1.19
+  golang-go golang-github-gocql-gocql-dev
 )
 
 is_installed() {

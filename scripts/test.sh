@@ -6,8 +6,10 @@
 #                statement fuzzer with a fixed seed and a fresh one
 #   python       end-to-end tests through the DataStax Python driver (pytest)
 #   node         end-to-end tests through the DataStax Node.js driver (node --test)
+#   go           end-to-end tests through gocql (go test, offline, Debian's Go sources)
 #   asan-python  the Python suite against the sanitizer build's sibyl
 #   asan-node    the Node.js suite against the sanitizer build's sibyl
+#   asan-go      the Go suite against the sanitizer build's sibyl
 # and stops at the first failure. Any sanitizer report fails its step.
 # Name steps to run only those:
 #   scripts/test.sh python node
@@ -18,7 +20,7 @@ set -uo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo" || exit 1
 
-all_steps=(unit asan-unit fuzz python node asan-python asan-node)
+all_steps=(unit asan-unit fuzz python node go asan-python asan-node asan-go)
 fuzz_seconds="${SIBYL_FUZZ_SECONDS:-20}"
 fuzz_seed="${SIBYL_FUZZ_SEED:-1}"
 asan_dir="$repo/build-asan"
@@ -163,6 +165,12 @@ step_node() {
   timeout --kill-after=30 900 node --test "${files[@]}"
 }
 
+# tests/integration/go/run.sh: GOPATH mode over /usr/share/gocode, no network;
+# the Go build cache goes to build/go-cache unless GOCACHE says otherwise.
+step_go() {
+  timeout --kill-after=30 600 tests/integration/go/run.sh
+}
+
 step_asan_python() {
   SIBYL_BIN="$asan_dir/sibyl" with_sanitizers timeout --kill-after=30 1800 \
     "$python" -m pytest tests/integration/python
@@ -171,6 +179,10 @@ step_asan_python() {
 step_asan_node() {
   local files=(tests/integration/node/*.test.js)
   SIBYL_BIN="$asan_dir/sibyl" with_sanitizers timeout --kill-after=30 900 node --test "${files[@]}"
+}
+
+step_asan_go() {
+  SIBYL_BIN="$asan_dir/sibyl" with_sanitizers timeout --kill-after=30 900 tests/integration/go/run.sh
 }
 
 selected=("$@")
