@@ -129,11 +129,106 @@ Response ReadResult(WireReader& r, int version) {
   ThrowProtocol("Unknown result kind " + std::to_string(kind));
 }
 
-ErrorResponse ReadError(WireReader& r) {
+// v5 sends <reasonmap>, a count of (address, code) pairs; v4 only the count.
+std::vector<FailureReason> ReadFailures(WireReader& r, int version) {
+  const int32_t count = r.ReadInt("a failure count");
+  std::vector<FailureReason> failures;
+  if (version < 5) return failures;
+  for (int32_t i = 0; i < count; ++i) {
+    FailureReason reason;
+    const uint8_t size = r.ReadByte("an inet address size");
+    for (uint8_t b = 0; b < size; ++b) {
+      reason.address.push_back(static_cast<char>(r.ReadByte("an inet address")));
+    }
+    reason.code = r.ReadShort("a failure code");
+    failures.push_back(std::move(reason));
+  }
+  return failures;
+}
+
+// The extra fields after the message, the mirror of protocol::EncodeError.
+ErrorDetail ReadErrorDetail(WireReader& r, ErrorCode code, int version) {
+  switch (code) {
+    case ErrorCode::kAlreadyExists: {
+      AlreadyExistsInfo info;
+      info.keyspace = r.ReadString();
+      info.table = r.ReadString();
+      return info;
+    }
+    case ErrorCode::kUnavailable: {
+      UnavailableInfo info{};
+      info.consistency = r.ReadConsistency();
+      info.required = r.ReadInt("required replicas");
+      info.alive = r.ReadInt("alive replicas");
+      return info;
+    }
+    case ErrorCode::kWriteTimeout: {
+      WriteTimeoutInfo info{};
+      info.consistency = r.ReadConsistency();
+      info.received = r.ReadInt("received responses");
+      info.block_for = r.ReadInt("block for");
+      info.write_type = r.ReadString();
+      if (version >= 5 && info.write_type == "CAS") {
+        info.contentions = static_cast<int16_t>(r.ReadShort("contentions"));
+      }
+      return info;
+    }
+    case ErrorCode::kReadTimeout: {
+      ReadTimeoutInfo info{};
+      info.consistency = r.ReadConsistency();
+      info.received = r.ReadInt("received responses");
+      info.block_for = r.ReadInt("block for");
+      info.data_present = r.ReadByte("data present") != 0;
+      return info;
+    }
+    case ErrorCode::kReadFailure: {
+      ReadFailureInfo info{};
+      info.consistency = r.ReadConsistency();
+      info.received = r.ReadInt("received responses");
+      info.block_for = r.ReadInt("block for");
+      info.failures = ReadFailures(r, version);
+      info.data_present = r.ReadByte("data present") != 0;
+      return info;
+    }
+    case ErrorCode::kWriteFailure: {
+      WriteFailureInfo info{};
+      info.consistency = r.ReadConsistency();
+      info.received = r.ReadInt("received responses");
+      info.block_for = r.ReadInt("block for");
+      info.failures = ReadFailures(r, version);
+      info.write_type = r.ReadString();
+      return info;
+    }
+    case ErrorCode::kFunctionFailure: {
+      FunctionFailureInfo info;
+      info.keyspace = r.ReadString();
+      info.function = r.ReadString();
+      const uint16_t n = r.ReadShort("an argument type count");
+      for (uint16_t i = 0; i < n; ++i) info.argument_types.emplace_back(r.ReadString());
+      return info;
+    }
+    case ErrorCode::kCasWriteUnknown: {
+      CasWriteUnknownInfo info{};
+      info.consistency = r.ReadConsistency();
+      info.received = r.ReadInt("received responses");
+      info.block_for = r.ReadInt("block for");
+      return info;
+    }
+    default:
+      return {};
+  }
+}
+
+ErrorResponse ReadError(WireReader& r, int version) {
   ErrorResponse e;
   e.code = static_cast<ErrorCode>(r.ReadInt("an error code"));
   e.message = r.ReadString();
-  if (e.code == ErrorCode::kUnprepared) e.unprepared_id = r.ReadShortBytes();
+  if (e.code == ErrorCode::kUnprepared) {
+    e.unprepared_id = r.ReadShortBytes();
+    e.detail = UnpreparedInfo{e.unprepared_id};
+  } else {
+    e.detail = ReadErrorDetail(r, e.code, version);
+  }
   return e;
 }
 
@@ -177,7 +272,7 @@ Reply DecodeResponse(const protocol::FrameHeader& header, BytesView body) {
   const int version = header.version;
   switch (static_cast<protocol::Opcode>(header.opcode)) {
     case protocol::Opcode::kError:
-      reply.response = ReadError(r);
+      reply.response = ReadError(r, version);
       break;
     case protocol::Opcode::kReady:
       reply.response = ReadyResponse{};

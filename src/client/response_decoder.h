@@ -34,12 +34,14 @@ struct TransportFailure {
   // connection is still usable); load generators count these apart.
   bool timed_out = false;
 };
-// An ERROR response. The code's extra fields are not decoded, except the
-// statement id of UNPREPARED (needed to prepare again).
+// An ERROR response with its code's extra fields (spec section 8), e.g. the
+// statement id of UNPREPARED (needed to prepare again) or what an
+// Unavailable counted; `detail` is std::monostate for codes without any.
 struct ErrorResponse {
   ErrorCode code = ErrorCode::kServerError;
   std::string message;
   Bytes unprepared_id;
+  ErrorDetail detail;
 };
 struct ReadyResponse {};
 struct AuthenticateResponse {

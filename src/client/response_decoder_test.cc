@@ -66,6 +66,52 @@ TEST(ResponseTest, UnpreparedErrorKeepsTheStatementId) {
   EXPECT_EQ(e.unprepared_id, "xyz");
 }
 
+// Each code's extra fields decode as protocol::EncodeError wrote them, in
+// both versions (v4 sends a failure count, v5 the reasons).
+TEST(ResponseTest, ErrorDetailsRoundTrip) {
+  const std::vector<ErrorDetail> details = {
+      AlreadyExistsInfo{"ks", "t"},
+      UnavailableInfo{4, 2, 1},
+      WriteTimeoutInfo{1, 0, 1, "BATCH_LOG"},
+      WriteTimeoutInfo{9, 0, 1, "CAS", 3},
+      ReadTimeoutInfo{6, 1, 2, true},
+      ReadFailureInfo{1, 0, 1, {{Bytes("\x7f\0\0\1", 4), 0x0001}}, false},
+      WriteFailureInfo{1, 0, 1, {{Bytes("\x7f\0\0\1", 4), 0x0002}}, "SIMPLE"},
+      FunctionFailureInfo{"ks", "f", {"int", "text"}},
+      CasWriteUnknownInfo{9, 0, 2},
+  };
+  const std::vector<ErrorCode> codes = {
+      ErrorCode::kAlreadyExists, ErrorCode::kUnavailable,     ErrorCode::kWriteTimeout,
+      ErrorCode::kWriteTimeout,  ErrorCode::kReadTimeout,     ErrorCode::kReadFailure,
+      ErrorCode::kWriteFailure,  ErrorCode::kFunctionFailure, ErrorCode::kCasWriteUnknown};
+  for (const int version : {4, 5}) {
+    for (size_t i = 0; i < details.size(); ++i) {
+      SCOPED_TRACE(testing::Message() << "v" << version << " detail " << i);
+      Bytes body;
+      protocol::EncodeError(body, CqlError(codes[i], "m", details[i]), version);
+      const auto e = DecodeAs<ErrorResponse>(body, Opcode::kError, version);
+      ASSERT_EQ(e.detail.index(), details[i].index());
+      if (const auto* f = std::get_if<ReadFailureInfo>(&e.detail)) {
+        EXPECT_EQ(f->failures.size(), version >= 5 ? 1u : 0u);
+        EXPECT_FALSE(f->data_present);
+      } else if (const auto* w = std::get_if<WriteTimeoutInfo>(&e.detail)) {
+        const auto& sent = std::get<WriteTimeoutInfo>(details[i]);
+        EXPECT_EQ(w->write_type, sent.write_type);
+        EXPECT_EQ(w->contentions, version >= 5 ? sent.contentions : 0);
+      } else if (const auto* u = std::get_if<UnavailableInfo>(&e.detail)) {
+        EXPECT_EQ(u->consistency, 4);
+        EXPECT_EQ(u->required, 2);
+        EXPECT_EQ(u->alive, 1);
+      } else if (const auto* a = std::get_if<AlreadyExistsInfo>(&e.detail)) {
+        EXPECT_EQ(a->keyspace, "ks");
+        EXPECT_EQ(a->table, "t");
+      } else if (const auto* ff = std::get_if<FunctionFailureInfo>(&e.detail)) {
+        EXPECT_EQ(ff->argument_types, (std::vector<std::string>{"int", "text"}));
+      }
+    }
+  }
+}
+
 TEST(ResponseTest, RowsWithMetadataAndPagingState) {
   Bytes body;
   protocol::RowsWriter rows(body, KvColumns(), 4, /*skip_metadata=*/false, BytesView("page"));
@@ -121,6 +167,24 @@ TEST(ResponseTest, ColumnTypesRoundTrip) {
   EXPECT_EQ(r.metadata.columns[2].type->ToCql(), "frozen<tuple<uuid, frozen<list<date>>>>");
   EXPECT_EQ(r.metadata.columns[3].table, "t2");  // per-column table specs
   EXPECT_EQ(r.metadata.columns[3].type->custom_class(), "com.example.MyType");
+}
+
+// Vectors travel as custom types named by their marshal class; the client
+// reads them back as vectors, whatever their elements.
+TEST(ResponseTest, VectorColumnsComeBackAsVectors) {
+  std::vector<ColumnSpec> columns{
+      {"ks", "t", "v", CqlType::Vector(CqlType::Native(Kind::kFloat), 3)},
+      {"ks", "t", "w",
+       CqlType::Vector(CqlType::Map(CqlType::Native(Kind::kText), CqlType::Native(Kind::kInt)), 2)},
+      {"ks", "t", "x", CqlType::Vector(CqlType::Vector(CqlType::Native(Kind::kBigint), 2), 2)}};
+  Bytes body;
+  protocol::RowsWriter rows(body, columns, 4, false, std::nullopt);
+  rows.Finish();
+  const auto r = DecodeAs<RowsResult>(body);
+  ASSERT_EQ(r.metadata.columns.size(), 3u);
+  for (size_t i = 0; i < columns.size(); ++i) {
+    EXPECT_EQ(r.metadata.columns[i].type->ToCql(), columns[i].type->ToCql());
+  }
 }
 
 TEST(ResponseTest, PreparedInV4AndV5) {

@@ -3,9 +3,10 @@
 // CQL type: the client-side mirror of CqlType::EncodeOption.
 //
 // What the wire does not carry comes back as a default: collections and UDTs
-// are not marked frozen, and custom types (vectors included, which travel as
-// "org.apache.cassandra.db.marshal.VectorType(...)") stay CqlType::Custom
-// holding the class name.
+// are not marked frozen. Vectors, which travel as custom types named
+// "org.apache.cassandra.db.marshal.VectorType(<element class> , <n>)", come
+// back as vectors; other custom types stay CqlType::Custom holding the class
+// name.
 
 #include "protocol/wire_reader.h"
 #include "types/cql_type.h"

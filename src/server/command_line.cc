@@ -55,6 +55,8 @@ std::string MainUsage() {
          "\n"
          "Commands:\n"
          "  start        run a node (sibyl start --help for its options)\n"
+         "  shell        a CQL shell, as cqlsh (sibyl shell --help)\n"
+         "  demo         a throwaway node with the KillrVideo data model, and a shell on it\n"
          "  stress       load generator (sibyl stress --help)\n"
          "\n"
          "Options:\n"

@@ -11,6 +11,8 @@
 #include "server/crash_handler.h"
 #include "server/node.h"
 #include "server/version.h"
+#include "tools/demo/demo_command.h"
+#include "tools/shell/shell.h"
 #include "tools/stress_command.h"
 
 namespace {
@@ -59,6 +61,8 @@ int main(int argc, char** argv) {
   }
   if (command == "start") return Start(args);
   if (command == "stress") return sibyl::tools::RunStressCommand(args);
+  if (command == "shell") return sibyl::tools::shell::RunShellCommand(args);
+  if (command == "demo") return sibyl::tools::demo::RunDemoCommand(args, argv[0]);
   std::cerr << "sibyl: unknown command '" << command << "' (see sibyl --help)\n";
   return 1;
 }

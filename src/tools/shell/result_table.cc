@@ -32,8 +32,63 @@ std::string RightTrimmed(std::string text) {
 
 size_t DisplayWidth(const std::string& text) {
   size_t width = 0;
-  for (const char c : text) width += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\033' && i + 1 < text.size() && text[i + 1] == '[') {  // a colour: no width
+      while (i < text.size() && text[i] != 'm') ++i;
+      continue;
+    }
+    width += (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
+  }
   return width;
+}
+
+void Columnize(std::ostream& out, const std::vector<std::string>& items, size_t display_width) {
+  if (items.empty()) {
+    out << "<empty>\n";
+    return;
+  }
+  if (items.size() == 1) {
+    out << items[0] << '\n';
+    return;
+  }
+  const size_t size = items.size();
+  size_t rows = size;
+  std::vector<size_t> widths;
+  bool fits = false;
+  for (size_t nrows = 1; nrows < size && !fits; ++nrows) {
+    const size_t ncols = (size + nrows - 1) / nrows;
+    widths.clear();
+    long total = -2;
+    for (size_t col = 0; col < ncols; ++col) {
+      size_t width = 0;
+      for (size_t row = 0; row < nrows && row + nrows * col < size; ++row) {
+        width = std::max(width, DisplayWidth(items[row + nrows * col]));
+      }
+      widths.push_back(width);
+      total += static_cast<long>(width) + 2;
+      if (total > static_cast<long>(display_width)) break;
+    }
+    if (total <= static_cast<long>(display_width)) {
+      fits = true;
+      rows = nrows;
+    }
+  }
+  if (!fits) widths.assign(1, 0);
+  const size_t cols = (size + rows - 1) / rows;
+  for (size_t row = 0; row < rows; ++row) {
+    std::vector<std::string> texts;
+    for (size_t col = 0; col < cols; ++col) {
+      const size_t i = row + rows * col;
+      texts.push_back(i < size ? items[i] : "");
+    }
+    while (!texts.empty() && texts.back().empty()) texts.pop_back();
+    std::string line;
+    for (size_t col = 0; col < texts.size(); ++col) {
+      if (col > 0) line += "  ";
+      line += texts[col] + Padding(texts[col], col < widths.size() ? widths[col] : 0);
+    }
+    out << line << '\n';
+  }
 }
 
 void PrintTable(std::ostream& out, const FormattedPage& page, bool with_header, bool tty) {

@@ -50,7 +50,12 @@ void PrintRowCount(std::ostream& out, size_t rows, bool tty);
 void PrintWarnings(std::ostream& out, const std::vector<std::string>& warnings);
 
 // The width cqlsh gives `text`: its code points (UTF-8 continuation bytes
-// do not count).
+// and ANSI colour sequences do not count).
 size_t DisplayWidth(const std::string& text);
+
+// Python's cmd.Cmd.columnize, which cqlsh's DESCRIBE KEYSPACES / TABLES and
+// HELP use: the fewest rows whose columns, two spaces apart, fit
+// `display_width`; filled column by column; "<empty>" for no items.
+void Columnize(std::ostream& out, const std::vector<std::string>& items, size_t display_width = 80);
 
 }  // namespace sibyl::tools::shell

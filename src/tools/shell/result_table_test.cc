@@ -87,3 +87,34 @@ TEST(ResultTableTest, RowCountAndWarnings) {
 
 }  // namespace
 }  // namespace sibyl::tools::shell
+
+namespace sibyl::tools::shell {
+namespace {
+
+// Expected texts are what Python's cmd.Cmd.columnize prints for the same lists.
+TEST(ColumnizeTest, AsPythonsCmdModule) {
+  std::ostringstream keyspaces;
+  Columnize(keyspaces, {"ks", "system", "system_auth", "system_distributed", "system_schema",
+                        "system_traces", "system_views", "system_virtual_schema"});
+  EXPECT_EQ(keyspaces.str(),
+            "ks      system_auth         system_schema  system_views         \n"
+            "system  system_distributed  system_traces  system_virtual_schema\n");
+  std::ostringstream one;
+  Columnize(one, {"only"});
+  EXPECT_EQ(one.str(), "only\n");
+  std::ostringstream wide;
+  Columnize(wide, {std::string(50, 'x'), std::string(40, 'y'), "z"});
+  EXPECT_EQ(wide.str(),
+            std::string(50, 'x') + "  z\n" + std::string(40, 'y') + std::string(10, ' ') + "\n");
+  std::ostringstream none;
+  Columnize(none, {});
+  EXPECT_EQ(none.str(), "<empty>\n");
+}
+
+TEST(ColumnizeTest, ColoursTakeNoWidth) {
+  EXPECT_EQ(DisplayWidth("\033[0;1;35mname\033[0m"), 4u);
+  EXPECT_EQ(DisplayWidth("ünï"), 3u);
+}
+
+}  // namespace
+}  // namespace sibyl::tools::shell
