@@ -3,7 +3,7 @@
 // editing, history and completion), or a stream (piped standard input, -f
 // FILE, SOURCE 'file', -e "statements") read plainly.
 
-#include <cstdio>
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -26,22 +26,30 @@ class LineSource {
   virtual int line_number() const = 0;
 };
 
-// Lines of a FILE (not owned; may be stdin) or of a string.
+// Lines of a file descriptor (not owned; may be standard input) or of a
+// string. Reading a descriptor waits in poll() so that `stop` (may be null),
+// once set, ends the input even while nothing arrives.
 class StreamLineSource : public LineSource {
  public:
-  StreamLineSource(std::FILE* file, std::string name) : file_(file), name_(std::move(name)) {}
+  StreamLineSource(int fd, std::string name, const std::atomic<bool>* stop)
+      : fd_(fd), name_(std::move(name)), stop_(stop) {}
   StreamLineSource(std::string text, std::string name)
-      : text_(std::move(text)), name_(std::move(name)) {}
+      : buffer_(std::move(text)), name_(std::move(name)), at_end_(true) {}
 
   InputLine ReadLine(const std::string& prompt) override;
   const std::string& name() const override { return name_; }
   int line_number() const override { return line_number_; }
 
  private:
-  std::FILE* file_ = nullptr;
-  std::string text_;
-  size_t text_offset_ = 0;
+  // Appends what the descriptor has to buffer_; false at its end (or stop).
+  bool Fill();
+
+  int fd_ = -1;
+  std::string buffer_;
+  size_t offset_ = 0;
   std::string name_;
+  const std::atomic<bool>* stop_ = nullptr;
+  bool at_end_ = false;
   int line_number_ = 0;
 };
 

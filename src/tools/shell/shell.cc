@@ -1,5 +1,6 @@
 #include "tools/shell/shell.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -177,7 +178,9 @@ bool Shell::EnsureConnected() {
 
 std::optional<client::Reply> Shell::Run(const std::string& cql, const RequestSettings& settings) {
   if (!EnsureConnected()) return std::nullopt;
-  if (interrupted_ != nullptr) interrupted_->store(false);
+  // On a terminal Ctrl-C abandons one request; elsewhere the flag means
+  // "stop" and stays set.
+  if (current_editor_) interrupted_->store(false);
   auto reply = connection_->Query(cql, settings);
   if (!reply) {
     // Ctrl-C: the request goes on at the node; its reply will be dropped.
@@ -305,17 +308,14 @@ void Shell::PrintRows(const std::string& cql, client::RowsResult result, Request
       }
       total += result.rows.size();
     }
-    if (!result.metadata.paging_state) {
-      if (!layout_tty) o << '\n';
-      break;
-    }
+    if (!result.metadata.paging_state) break;  // PrintRowCount ends it
     if (pausing) {
       o.flush();
       std::cout << "---MORE---";
       std::cout.flush();
       std::string ignored;
-      if (interrupted_ != nullptr) interrupted_->store(false);
-      if (!std::getline(std::cin, ignored) || (interrupted_ != nullptr && interrupted_->load())) {
+      interrupted_->store(false);
+      if (!std::getline(std::cin, ignored) || interrupted_->load()) {
         std::cin.clear();
         std::cout << '\n';
         return;
@@ -392,7 +392,7 @@ void Shell::RunLines(LineSource& source, LineEditor* editor) {
   while (!exit_requested_) {
     if (editor != nullptr)
       editor->SetPendingText(splitter.pending().empty() ? "" : splitter.pending() + " ");
-    if (interrupted_ != nullptr) interrupted_->store(false);
+    if (editor != nullptr) interrupted_->store(false);
     const InputLine line = source.ReadLine(Prompt(splitter.in_statement()));
     if (line.kind == InputLine::Kind::kEnd) break;
     if (line.kind == InputLine::Kind::kInterrupted) {
@@ -423,14 +423,14 @@ int Shell::Run() {
     StreamLineSource source(std::move(text), "<stdin>");
     RunLines(source, nullptr);
   } else if (options_.file) {
-    std::FILE* file = std::fopen(options_.file->c_str(), "r");
-    if (file == nullptr) {
+    const int fd = open(options_.file->c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
       std::cerr << "Can't open '" << *options_.file << "': " << std::strerror(errno) << "\n";
       return 1;
     }
-    StreamLineSource source(file, *options_.file);
+    StreamLineSource source(fd, *options_.file, interrupted_);
     RunLines(source, nullptr);
-    std::fclose(file);
+    close(fd);
   } else if (tty_ && isatty(STDIN_FILENO)) {
     std::cout << "Connected to " << cluster_name_ << " at " << options_.host << ":" << options_.port
               << "\n"
@@ -445,7 +445,7 @@ int Shell::Run() {
     RunLines(editor, &editor);
     if (!exit_requested_) std::cout << '\n';
   } else {
-    StreamLineSource source(stdin, "<stdin>");
+    StreamLineSource source(STDIN_FILENO, "<stdin>", interrupted_);
     RunLines(source, nullptr);
   }
   std::cout.flush();

@@ -2,6 +2,9 @@
 // messages (cqlsh.py: SwitchCommand, do_consistency, do_serial,
 // do_describe, do_source, do_capture, do_show, do_help).
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <filesystem>
 
@@ -222,25 +225,24 @@ void Shell::DoSource(const std::vector<std::string>& words) {
     return;
   }
   const std::string name = FileName(words.front());
-  std::FILE* file = std::fopen(name.c_str(), "r");
-  if (file == nullptr) {
-    PrintError("Could not open '" + name + "': " + std::strerror(errno));
+  if (source_depth_ >= 16) {
+    PrintError("SOURCE: files nested more than 16 deep");
     return;
   }
-  if (source_depth_ >= 16) {
-    std::fclose(file);
-    PrintError("SOURCE: files nested more than 16 deep");
+  const int fd = open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    PrintError("Could not open '" + name + "': " + std::strerror(errno));
     return;
   }
   // As cqlsh's subshell: not a terminal, so no pauses and plain layout.
   const bool outer_tty = tty_;
   tty_ = false;
   ++source_depth_;
-  StreamLineSource source(file, name);
+  StreamLineSource source(fd, name, interrupted_);
   RunLines(source, nullptr);
   --source_depth_;
   tty_ = outer_tty;
-  std::fclose(file);
+  close(fd);
 }
 
 void Shell::DoCapture(const std::vector<std::string>& words) {
@@ -323,7 +325,7 @@ void Shell::DoCopy(const std::string& statement) {
   settings.consistency = consistency_;
   settings.keyspace = keyspace_;
   settings.tty = tty_;
-  if (interrupted_ != nullptr) interrupted_->store(false);
+  if (current_editor_) interrupted_->store(false);
   const CopyOutcome outcome =
       RunCopy(statement, connection_->connection(), settings, interrupted_, std::cout, std::cerr);
   if (!outcome.error.empty()) PrintError(outcome.error);
