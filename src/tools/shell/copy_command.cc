@@ -591,9 +591,10 @@ CopyOutcome ImportTable(const CopyStatement& s, const CopyOptions& o,
         protocol::QueryOptions options;
         options.consistency = consistency;
         options.values = row->values;
-        PendingRow* pending = row.release();
-        self->Execute(id, metadata_id, options, [state, pending](client::Reply&& reply) {
-          std::unique_ptr<PendingRow> owned(pending);
+        // Shared, not released: a callback dropped unrun (the connection
+        // torn down) still frees its row.
+        std::shared_ptr<PendingRow> owned(std::move(row));
+        self->Execute(id, metadata_id, options, [state, owned](client::Reply&& reply) {
           std::unique_lock lock(state->mutex);
           --state->in_flight;
           if (reply.ok()) {
