@@ -37,8 +37,10 @@ LineEditor::LineEditor(std::string history_file, Completer completer)
   el_set(el_, EL_HIST, history, history_);
   el_set(el_, EL_EDITOR, "emacs");
   el_set(el_, EL_PROMPT, &LineEditor::PromptCallback);
-  el_set(el_, EL_ADDFN, "sibyl-complete", "complete a name or keyword",
-         &LineEditor::CompleteCallback);
+  // The wide-character call: the narrow one copies the name and help with
+  // wcsdup and libedit never frees the copies.
+  el_wset(el_, EL_ADDFN, L"sibyl-complete", L"complete a name or keyword",
+          &LineEditor::CompleteCallback);
   el_set(el_, EL_BIND, "^I", "sibyl-complete", nullptr);
   el_source(el_, nullptr);  // ~/.editrc, as other libedit programs
 }
