@@ -50,19 +50,6 @@ std::string ElementName(const char* role, std::string_view receiver) {
   return std::string(role) + "(" + std::string(receiver) + ")";
 }
 
-// The UDT literal's fields as the grammar collects them: a map where a
-// repeated name keeps its last value. Returns, per type field, the index of
-// its element (or -1), in the type's field order.
-std::vector<int> UdtFieldIndexes(const Literal& literal, const CqlType& type) {
-  std::vector<int> indexes(type.field_names().size(), -1);
-  for (size_t i = 0; i < type.field_names().size(); ++i) {
-    for (size_t j = 0; j < literal.field_names.size(); ++j) {
-      if (literal.field_names[j] == type.field_names()[i]) indexes[i] = static_cast<int>(j);
-    }
-  }
-  return indexes;
-}
-
 // Tuples.validateTupleAssignableTo; throws with Cassandra's messages.
 void ValidateTupleAssignable(const Literal& literal, std::string_view receiver,
                              const CqlType& type) {
@@ -100,6 +87,71 @@ void ValidateUdtAssignable(const Literal& literal, std::string_view receiver, co
       ThrowInvalid("Invalid user type literal for " + std::string(receiver) + ": field " +
                    type.field_names()[i] + " is not of type " + field_type.ToCql());
     }
+  }
+}
+
+[[noreturn]] void ThrowElementNotOfType(const char* what, std::string_view receiver,
+                                        const Literal& element, const CqlType& element_type) {
+  ThrowInvalid(std::string("Invalid ") + what + " literal for " + std::string(receiver) +
+               ": value " + element.ToText() + " is not of type " + element_type.ToCql());
+}
+
+// AssignmentTestable for each element (Lists, Sets, Vectors: validateAssignableTo).
+void CheckElementsAssignable(const std::vector<Literal>& elements, const char* what,
+                             std::string_view receiver, const CqlType& element_type) {
+  for (const Literal& element : elements) {
+    if (TestAssignment(element, element_type) == AssignmentResult::kNotAssignable) {
+      ThrowElementNotOfType(what, receiver, element, element_type);
+    }
+  }
+}
+
+// Lists.Literal.validateAssignableTo.
+void ValidateListAssignable(const Literal& literal, std::string_view receiver,
+                            const CqlType& type) {
+  if (type.kind() != Kind::kList) {
+    ThrowInvalid("Invalid list literal for " + std::string(receiver) + " of type " + type.ToCql());
+  }
+  CheckElementsAssignable(literal.elements, "list", receiver, *type.params()[0]);
+}
+
+// Sets.Literal.validateAssignableTo: {} is parsed as a set literal, and for
+// a map it is the empty map.
+void ValidateSetAssignable(const Literal& literal, std::string_view receiver, const CqlType& type) {
+  if (type.kind() != Kind::kSet) {
+    if (type.kind() == Kind::kMap && literal.elements.empty()) return;
+    ThrowInvalid("Invalid set literal for " + std::string(receiver) + " of type " + type.ToCql());
+  }
+  CheckElementsAssignable(literal.elements, "set", receiver, *type.params()[0]);
+}
+
+// Maps.Literal.validateAssignableTo.
+void ValidateMapAssignable(const Literal& literal, std::string_view receiver, const CqlType& type) {
+  if (type.kind() != Kind::kMap) {
+    ThrowInvalid("Invalid map literal for " + std::string(receiver) + " of type " + type.ToCql());
+  }
+  const CqlType& key_type = *type.params()[0];
+  const CqlType& value_type = *type.params()[1];
+  const auto& e = literal.elements;
+  for (size_t i = 0; i + 1 < e.size(); i += 2) {
+    if (TestAssignment(e[i], key_type) == AssignmentResult::kNotAssignable) {
+      ThrowInvalid("Invalid map literal for " + std::string(receiver) + ": key " + e[i].ToText() +
+                   " is not of type " + key_type.ToCql());
+    }
+    if (TestAssignment(e[i + 1], value_type) == AssignmentResult::kNotAssignable) {
+      ThrowInvalid("Invalid map literal for " + std::string(receiver) + ": value " +
+                   e[i + 1].ToText() + " is not of type " + value_type.ToCql());
+    }
+  }
+}
+
+// Vectors.Literal (5.0): as many elements as the dimension.
+void ValidateVectorSize(const Literal& literal, std::string_view receiver, const CqlType& type) {
+  const auto dimension = static_cast<size_t>(type.vector_dimension());
+  if (literal.elements.size() != dimension) {
+    ThrowInvalid("Invalid vector literal for " + std::string(receiver) + " of type " +
+                 type.ToCql() + "; expected " + std::to_string(dimension) +
+                 " elements, but given " + std::to_string(literal.elements.size()));
   }
 }
 
@@ -164,55 +216,24 @@ class Converter {
     return values;
   }
 
-  void CheckElementsAssignable(const std::vector<Literal>& elements, const char* what,
-                               std::string_view receiver, const CqlType& element_type) {
-    for (const Literal& element : elements) {
-      if (TestAssignment(element, element_type) == AssignmentResult::kNotAssignable) {
-        ThrowInvalid(std::string("Invalid ") + what + " literal for " + std::string(receiver) +
-                     ": value " + element.ToText() + " is not of type " + element_type.ToCql());
-      }
-    }
-  }
-
   Bytes ConvertList(const Literal& literal, std::string_view receiver, const CqlType& type) {
-    if (type.kind() != Kind::kList) {
-      ThrowInvalid("Invalid list literal for " + std::string(receiver) + " of type " +
-                   type.ToCql());
-    }
-    const CqlType& element_type = *type.params()[0];
-    CheckElementsAssignable(literal.elements, "list", receiver, element_type);
-    return EncodeList(ConvertElements(literal.elements, "list", receiver, element_type));
+    ValidateListAssignable(literal, receiver, type);
+    return EncodeList(ConvertElements(literal.elements, "list", receiver, *type.params()[0]));
   }
 
   Bytes ConvertSet(const Literal& literal, std::string_view receiver, const CqlType& type) {
-    if (type.kind() != Kind::kSet) {
-      // {} is parsed as a set literal: for a map it is the empty map.
-      if (type.kind() == Kind::kMap && literal.elements.empty()) return EncodeMap({});
-      ThrowInvalid("Invalid set literal for " + std::string(receiver) + " of type " + type.ToCql());
-    }
+    ValidateSetAssignable(literal, receiver, type);
+    if (type.kind() == Kind::kMap) return EncodeMap({});  // {} for a map
     const CqlType& element_type = *type.params()[0];
-    CheckElementsAssignable(literal.elements, "set", receiver, element_type);
     return BuildSetValue(element_type,
                          ConvertElements(literal.elements, "set", receiver, element_type));
   }
 
   Bytes ConvertMap(const Literal& literal, std::string_view receiver, const CqlType& type) {
-    if (type.kind() != Kind::kMap) {
-      ThrowInvalid("Invalid map literal for " + std::string(receiver) + " of type " + type.ToCql());
-    }
+    ValidateMapAssignable(literal, receiver, type);
     const CqlType& key_type = *type.params()[0];
     const CqlType& value_type = *type.params()[1];
     const auto& e = literal.elements;
-    for (size_t i = 0; i + 1 < e.size(); i += 2) {
-      if (TestAssignment(e[i], key_type) == AssignmentResult::kNotAssignable) {
-        ThrowInvalid("Invalid map literal for " + std::string(receiver) + ": key " + e[i].ToText() +
-                     " is not of type " + key_type.ToCql());
-      }
-      if (TestAssignment(e[i + 1], value_type) == AssignmentResult::kNotAssignable) {
-        ThrowInvalid("Invalid map literal for " + std::string(receiver) + ": value " +
-                     e[i + 1].ToText() + " is not of type " + value_type.ToCql());
-      }
-    }
     const std::string key_receiver = ElementName("key", receiver);
     const std::string value_receiver = ElementName("value", receiver);
     std::vector<std::pair<std::optional<Bytes>, std::optional<Bytes>>> converted;
@@ -253,54 +274,43 @@ class Converter {
     const std::vector<int> indexes = UdtFieldIndexes(literal, type);
     std::vector<std::optional<Bytes>> fields;
     fields.reserve(indexes.size());
-    size_t found = 0;
     for (size_t i = 0; i < indexes.size(); ++i) {
       if (indexes[i] < 0) {
         fields.emplace_back(std::nullopt);
         continue;
       }
-      ++found;
       const Literal& element = literal.elements[static_cast<size_t>(indexes[i])];
       if (element.kind == LK::kUnset) {
-        ThrowInvalid("Invalid unset value for field '" + type.field_names()[i] +
-                     "' of user defined type " + type.udt_name());
+        // UserTypes.DelayedValue: a frozen value is written whole, so an
+        // unset field is refused; in a non-frozen one it is the empty value
+        // (UNSET_BYTE_BUFFER), which Cassandra writes as the field's cell.
+        if (type.frozen()) {
+          ThrowInvalid("Invalid unset value for field '" + type.field_names()[i] +
+                       "' of user defined type " + type.udt_name());
+        }
+        fields.emplace_back(Bytes());
+        continue;
       }
       fields.push_back(
           Convert(element, std::string(receiver) + "." + type.field_names()[i], *type.params()[i]));
     }
     // Fields the type does not have are reported after the others convert.
-    std::vector<std::string> distinct = literal.field_names;
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    if (found != distinct.size()) {
-      for (const std::string& name : literal.field_names) {
-        if (std::find(type.field_names().begin(), type.field_names().end(), name) ==
-            type.field_names().end()) {
-          ThrowInvalid("Unknown field '" + name + "' in value of user defined type " +
-                       type.udt_name());
-        }
-      }
-    }
+    CheckUdtFieldsKnown(literal, type);
     return EncodeComponents(fields);
   }
 
   // Vectors (Cassandra 5.0): per element, the assignment test then the
   // conversion; nulls refused at the end.
   Bytes ConvertVector(const Literal& literal, std::string_view receiver, const CqlType& type) {
+    ValidateVectorSize(literal, receiver, type);
     const auto dimension = static_cast<size_t>(type.vector_dimension());
-    if (literal.elements.size() != dimension) {
-      ThrowInvalid("Invalid vector literal for " + std::string(receiver) + " of type " +
-                   type.ToCql() + "; expected " + std::to_string(dimension) +
-                   " elements, but given " + std::to_string(literal.elements.size()));
-    }
     const CqlType& element_type = *type.params()[0];
     const std::string element_receiver = ElementName("value", receiver);
     std::vector<std::optional<Bytes>> converted;
     converted.reserve(dimension);
     for (const Literal& element : literal.elements) {
       if (TestAssignment(element, element_type) == AssignmentResult::kNotAssignable) {
-        ThrowInvalid("Invalid vector literal for " + std::string(receiver) + ": value " +
-                     element.ToText() + " is not of type " + element_type.ToCql());
+        ThrowElementNotOfType("vector", receiver, element, element_type);
       }
       if (element.kind == LK::kUnset) {
         converted.emplace_back(std::nullopt);  // refused below, as Cassandra does
@@ -484,6 +494,51 @@ AssignmentResult TestAssignment(const Literal& literal, const CqlType& receiver)
 std::optional<Bytes> ConvertLiteral(const Literal& literal, std::string_view receiver,
                                     const CqlType& type, int64_t now_millis) {
   return Converter(now_millis).Convert(literal, receiver, type);
+}
+
+void ValidateAssignable(const Literal& literal, std::string_view receiver, const CqlType& type) {
+  switch (literal.kind) {
+    case LK::kList:
+      if (type.kind() == Kind::kVector) {
+        // Vectors.Literal.prepare (5.0): the dimension, then every element.
+        ValidateVectorSize(literal, receiver, type);
+        CheckElementsAssignable(literal.elements, "vector", receiver, *type.params()[0]);
+      } else {
+        ValidateListAssignable(literal, receiver, type);
+      }
+      return;
+    case LK::kSet:
+      return ValidateSetAssignable(literal, receiver, type);
+    case LK::kMap:
+      return ValidateMapAssignable(literal, receiver, type);
+    case LK::kTuple:
+      return ValidateTupleAssignable(literal, receiver, type);
+    case LK::kUdt:
+      return ValidateUdtAssignable(literal, receiver, type);
+    default:
+      return;
+  }
+}
+
+// The UDT literal's fields as the grammar collects them: a map where a
+// repeated name keeps its last value.
+std::vector<int> UdtFieldIndexes(const Literal& literal, const CqlType& type) {
+  std::vector<int> indexes(type.field_names().size(), -1);
+  for (size_t i = 0; i < type.field_names().size(); ++i) {
+    for (size_t j = 0; j < literal.field_names.size(); ++j) {
+      if (literal.field_names[j] == type.field_names()[i]) indexes[i] = static_cast<int>(j);
+    }
+  }
+  return indexes;
+}
+
+void CheckUdtFieldsKnown(const Literal& literal, const CqlType& type) {
+  for (const std::string& name : literal.field_names) {
+    if (std::find(type.field_names().begin(), type.field_names().end(), name) ==
+        type.field_names().end()) {
+      ThrowInvalid("Unknown field '" + name + "' in value of user defined type " + type.udt_name());
+    }
+  }
 }
 
 }  // namespace sibyl::types

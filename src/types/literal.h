@@ -83,12 +83,32 @@ struct Literal {
 //   null is not supported inside vectors
 //   Invalid null value for counter increment/decrement
 //   Invalid list literal for l: bind variables are not supported inside collection literals
-//   (kUnset) Invalid unset value for tuple field number 1 Invalid unset value for field 'a' of user
-//   defined type address
-// and every constant's conversion message (constant_literal.h).
+//     (kUnset in a list, set or map: there it stands for a bind marker)
+//   Invalid unset value for tuple field number 1                      (kUnset)
+//   Invalid unset value for field 'a' of user defined type address    (kUnset, frozen UDT)
+// and every constant's conversion message (constant_literal.h). A kUnset
+// field of a non-frozen UDT is the empty value, as Cassandra writes it.
 // REQUIRES: literal is not kUnset at the top level (an unset value is not
 // written at all; the caller skips it).
 [[nodiscard]] std::optional<Bytes> ConvertLiteral(const Literal& literal, std::string_view receiver,
                                                   const CqlType& type, int64_t now_millis);
+
+// The first step of ConvertLiteral for a list, set, map, tuple, UDT or
+// vector literal, which is also the first step of preparing one whose
+// elements are bound later (Lists, Sets, Maps, Tuples, UserTypes:
+// Literal.validateAssignableTo): that `type` takes a literal of that kind
+// and every element passes its assignment test (a kUnset element stands
+// for a marker and fits anything). Throws the messages above. Does nothing
+// for other kinds.
+void ValidateAssignable(const Literal& literal, std::string_view receiver, const CqlType& type);
+
+// For each field of the UDT `type`, in the type's order, the index in
+// literal.elements of the value the literal gives it (the last one naming
+// it, as the grammar's map keeps it), or -1.
+[[nodiscard]] std::vector<int> UdtFieldIndexes(const Literal& literal, const CqlType& type);
+
+// Throws "Unknown field 'x' in value of user defined type address" for the
+// first field `literal` names that `type` does not have.
+void CheckUdtFieldsKnown(const Literal& literal, const CqlType& type);
 
 }  // namespace sibyl::types

@@ -221,6 +221,67 @@ TEST(LiteralTest, AssignmentTests) {
   EXPECT_EQ(TestAssignment(value_of(CqlType::List(N(Kind::kInt), true)), *ints), AR::kExactMatch);
 }
 
+// The first step of preparing a literal whose elements are bound later:
+// each kind's checks, markers (kUnset) fitting anything.
+TEST(LiteralTest, ValidateAssignableIsConversionsFirstStep) {
+  auto error_of = [](const Literal& literal, const TypePtr& type) -> std::string {
+    try {
+      ValidateAssignable(literal, "c", *type);
+    } catch (const CqlError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const TypePtr pair = CqlType::Tuple({N(Kind::kInt), N(Kind::kText)});
+  EXPECT_EQ(error_of(Tuple({Literal::Unset(), Literal::Unset()}), pair), "no error");
+  EXPECT_EQ(error_of(Tuple({S("x"), Literal::Unset()}), pair),
+            "Invalid tuple literal for c: component 0 is not of type int");
+  EXPECT_EQ(error_of(Tuple({Literal::Unset(), Literal::Unset(), Literal::Unset()}), pair),
+            "Invalid tuple literal for c: too many elements. Type frozen<tuple<int, text>> expects "
+            "2 but got 3");
+  EXPECT_EQ(error_of(Literal::Udt({"zip"}, {S("x")}), Address()),
+            "Invalid user type literal for c: field zip is not of type int");
+  // Unknown fields are not this step's business (CheckUdtFieldsKnown).
+  EXPECT_EQ(error_of(Literal::Udt({"city"}, {Literal::Unset()}), Address()), "no error");
+  EXPECT_EQ(error_of(List({Literal::Unset(), S("a")}), CqlType::List(N(Kind::kInt))),
+            "Invalid list literal for c: value 'a' is not of type int");
+  EXPECT_EQ(error_of(Set({I("1")}), CqlType::List(N(Kind::kInt))),
+            "Invalid set literal for c of type list<int>");
+  EXPECT_EQ(error_of(Set({}), CqlType::Map(N(Kind::kInt), N(Kind::kInt))), "no error");
+  EXPECT_EQ(error_of(Map({Literal::Unset(), S("v")}), CqlType::Map(N(Kind::kInt), N(Kind::kInt))),
+            "Invalid map literal for c: value 'v' is not of type int");
+  EXPECT_EQ(
+      error_of(List({I("1")}), CqlType::Vector(N(Kind::kInt), 2)),
+      "Invalid vector literal for c of type vector<int, 2>; expected 2 elements, but given 1");
+  EXPECT_EQ(error_of(List({Literal::Unset(), S("a")}), CqlType::Vector(N(Kind::kInt), 2)),
+            "Invalid vector literal for c: value 'a' is not of type int");
+  EXPECT_EQ(error_of(I("1"), N(Kind::kText)), "no error");  // not a composite literal
+}
+
+TEST(LiteralTest, UdtFieldsOfALiteral) {
+  const Literal literal =
+      Literal::Udt({"Tags", "zip", "zip", "city"}, {S("a"), I("1"), I("2"), S("x")});
+  EXPECT_EQ(UdtFieldIndexes(literal, *Address()), (std::vector<int>{-1, 2, 0}));
+  try {
+    CheckUdtFieldsKnown(literal, *Address());
+    ADD_FAILURE();
+  } catch (const CqlError& e) {
+    EXPECT_STREQ(e.what(), "Unknown field 'city' in value of user defined type address");
+  }
+  EXPECT_NO_THROW(CheckUdtFieldsKnown(Literal::Udt({"zip"}, {I("1")}), *Address()));
+}
+
+TEST(LiteralTest, AnUnsetFieldOfANonFrozenUdtIsTheEmptyValue) {
+  const TypePtr address =
+      CqlType::Udt("ks", "address", {"street", "zip", "Tags"},
+                   {N(Kind::kText), N(Kind::kInt), CqlType::Set(N(Kind::kText), true)}, false);
+  const Bytes zip = EncodeInt(1);
+  EXPECT_EQ(Convert(Literal::Udt({"street", "zip"}, {Literal::Unset(), I("1")}), address),
+            EncodeTuple({BytesView(), BytesView(zip), std::nullopt}));
+  EXPECT_EQ(ErrorOf(Literal::Udt({"street", "zip"}, {Literal::Unset(), I("1")}), Address()),
+            "Invalid unset value for field 'street' of user defined type address");
+}
+
 TEST(LiteralTest, TextAsCassandraShowsTerms) {
   EXPECT_EQ(S("it's").ToText(), "'it's'");
   EXPECT_EQ(Literal::Null().ToText(), "NULL");

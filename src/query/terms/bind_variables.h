@@ -18,9 +18,10 @@ namespace sibyl::query {
 
 // Collects the spec of every marker while a statement is prepared. A marker
 // is described by what receives its value, as Cassandra names it: the
-// column (`k`), `in(k)` for `k IN ?`, `value(c)` for an element of a
-// collection literal, `[limit]` / `[per_partition_limit]`; a named marker
-// takes its own name instead.
+// column (`k`), `in(k)` for `k IN ?`, `t[0]` for a component of a tuple
+// literal, `u.f` for a field of a UDT literal, `value(m)` / `key(m)` for
+// `m[k] = v`, `[limit]` / `[per_partition_limit]`; a named marker takes its
+// own name instead.
 class BindSpecCollector {
  public:
   BindSpecCollector(std::string keyspace, std::string table, int marker_count);

@@ -49,10 +49,14 @@ types::Literal ToLiteral(const cql::Term& term) {
       return types::Literal::Collection(types::Literal::Kind::kTuple, elements());
     case Kind::kUdt:
       return types::Literal::Udt(term.field_names, elements());
-    case Kind::kBindMarker:
-      ThrowInvalid(
-          "Bind markers inside collection, tuple and UDT literals are not supported by "
-          "Sibyl yet");
+    case Kind::kBindMarker: {
+      // Stands for the marker: it fits any receiver, and a list, set or map
+      // refuses it (Sibyl prepares tuples and UDTs holding markers itself:
+      // PrepareTerm, term.h).
+      types::Literal marker = types::Literal::Unset();
+      marker.text = term.bind_name.empty() ? "?" : ":" + term.bind_name;
+      return marker;
+    }
     default:
       ThrowInvalid(
           "Function calls, type hints and arithmetic in terms are not supported by Sibyl "

@@ -107,5 +107,25 @@ TEST(LiteralTest, Collections) {
       types::EncodeTuple({BytesView(one), BytesView("x")}));
 }
 
+TEST(LiteralTest, MarkersStandForThemselves) {
+  cql::Term positional;
+  positional.kind = TK::kBindMarker;
+  positional.bind_index = 0;
+  cql::Term named = positional;
+  named.bind_name = "v";
+  const types::Literal tuple = ToTypesLiteral(Collection(TK::kTuple, {positional, named}));
+  EXPECT_EQ(tuple.ToText(), "(?, :v)");
+  EXPECT_EQ(tuple.elements[0].kind, types::Literal::Kind::kUnset);
+  EXPECT_EQ(types::TestAssignment(tuple, *types::ParseCqlType("tuple<int, text>")),
+            types::AssignmentResult::kWeaklyAssignable);
+  // Lists, sets and maps refuse them as Cassandra does.
+  EXPECT_EQ(ErrorOf(Collection(TK::kList, {Literal(TK::kInteger, "1"), positional}), "list<int>"),
+            "Invalid list literal for c: bind variables are not supported inside collection "
+            "literals");
+  EXPECT_EQ(ErrorOf(Collection(TK::kMap, {Literal(TK::kString, "k"), named}), "map<text, int>"),
+            "Invalid map literal for c: bind variables are not supported inside collection "
+            "literals");
+}
+
 }  // namespace
 }  // namespace sibyl::query
