@@ -26,6 +26,21 @@ void PreparedCache::Put(const Bytes& id, PreparedStatementPtr statement) {
   }
 }
 
+size_t PreparedCache::RemoveIf(const std::function<bool(const PreparedStatement&)>& evict) {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t removed = 0;
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    if (evict(*it->second.statement)) {
+      recency_.erase(it->second.recency);
+      it = entries_.erase(it);
+      ++removed;
+    } else {
+      ++it;
+    }
+  }
+  return removed;
+}
+
 size_t PreparedCache::size() const {
   std::lock_guard<std::mutex> lock(mu_);
   return entries_.size();

@@ -28,6 +28,10 @@ class PreparedCache {
   PreparedStatementPtr Find(BytesView id);
   // Stores (or replaces) the statement under `id`.
   void Put(const Bytes& id, PreparedStatementPtr statement);
+  // Evicts every statement (under every id) for which `evict` is true, as
+  // Cassandra's schema listener does; returns how many entries went.
+  // `evict` runs under the cache's lock: it must not call the cache.
+  size_t RemoveIf(const std::function<bool(const PreparedStatement&)>& evict);
   size_t size() const;
 
  private:

@@ -22,6 +22,7 @@ PreparedStatementPtr PrepareStatement(const cql::ParsedStatement& parsed, std::s
     prepared->partition_key_indexes = statement->partition_key_markers();
     prepared->result_columns = statement->selection().result_columns();
     prepared->fully_qualified = statement->fully_qualified();
+    prepared->tables = {statement->table()};
     prepared->plan = std::move(statement);
   } else if (std::holds_alternative<cql::InsertStatement>(parsed.statement) ||
              std::holds_alternative<cql::UpdateStatement>(parsed.statement) ||
@@ -42,11 +43,15 @@ PreparedStatementPtr PrepareStatement(const cql::ParsedStatement& parsed, std::s
     prepared->bind_specs = plan.statement->bind_specs();
     prepared->partition_key_indexes = plan.statement->partition_key_markers();
     prepared->fully_qualified = plan.statement->fully_qualified();
+    prepared->tables = {plan.statement->table()};
     prepared->result_columns = std::make_shared<const std::vector<protocol::ColumnSpec>>();
     prepared->plan = std::move(plan);
   } else if (const auto* batch = std::get_if<cql::BatchStatement>(&parsed.statement)) {
     auto plan = PrepareBatch(*batch, parsed.bind_marker_count, schema, keyspace);
     prepared->bind_specs = plan->bind_specs;
+    for (const BatchPlan::Child& child : plan->children) {
+      prepared->tables.push_back(child.plan.statement->table());
+    }
     prepared->result_columns = std::make_shared<const std::vector<protocol::ColumnSpec>>();
     prepared->plan = std::move(plan);
   } else if (const auto* truncate = std::get_if<cql::TruncateStatement>(&parsed.statement)) {

@@ -41,8 +41,14 @@ struct PreparedStatement {
   std::string query;
   // The keyspace unqualified names resolved in when it was prepared.
   std::optional<std::string> keyspace;
-  // The schema version it was prepared against; a newer schema re-prepares it.
+  // The schema version it was prepared against. Against a newer schema it
+  // is prepared again, unless a change to one of its `tables` evicted it.
   types::Uuid schema_version;
+  // The tables whose changes evict it from the prepared cache (a SELECT's,
+  // an INSERT, UPDATE or DELETE's, those of a batch's statements), as they
+  // were when it was prepared. Empty for other statements, which no schema
+  // change evicts (QueryProcessor, docs/dev/query.md).
+  std::vector<schema::TablePtr> tables;
   std::vector<protocol::ColumnSpec> bind_specs;
   std::vector<uint16_t> partition_key_indexes;
   // Never null; empty for statements that return no rows.

@@ -40,6 +40,23 @@ std::optional<std::string_view> EffectiveKeyspace(std::optional<std::string_view
                  UnpreparedInfo{Bytes(id)});
 }
 
+// Whether a schema change since `statement` was prepared evicts it, as
+// Cassandra 4.1's StatementInvalidatingListener does (onDropKeyspace,
+// onDropTable, onAlterTable with changeAffectsPreparedStatements): one of
+// its tables is gone (dropped alone or with its keyspace), is another table
+// of the same name, or changed in a way that affects prepared statements.
+bool EvictedBy(const PreparedStatement& statement, const schema::Schema& schema) {
+  for (const schema::TablePtr& table : statement.tables) {
+    const schema::TablePtr current = schema.FindTable(table->keyspace, table->name);
+    if (current == table) continue;
+    if (current == nullptr || current->id != table->id ||
+        schema::ChangeAffectsPreparedStatements(*table, *current)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 QueryProcessor::QueryProcessor(schema::MetadataStore& metadata,
@@ -52,8 +69,9 @@ QueryProcessor::QueryProcessor(schema::MetadataStore& metadata,
       coordinator_(coordinator),
       options_(options),
       virtual_rows_(virtual_tables, node),
-      cache_(options.prepared_cache_capacity) {
+      cache_(std::make_shared<PreparedCache>(options.prepared_cache_capacity)) {
   FollowSchemaChanges();
+  EvictOnSchemaChanges();
 }
 
 QueryProcessor::QueryProcessor(schema::SchemaStore& schemas,
@@ -67,8 +85,9 @@ QueryProcessor::QueryProcessor(schema::SchemaStore& schemas,
       coordinator_(coordinator),
       options_(options),
       virtual_rows_(virtual_tables, node),
-      cache_(options.prepared_cache_capacity) {
+      cache_(std::make_shared<PreparedCache>(options.prepared_cache_capacity)) {
   FollowSchemaChanges();
+  EvictOnSchemaChanges();
 }
 
 void QueryProcessor::FollowSchemaChanges() {
@@ -80,6 +99,18 @@ void QueryProcessor::FollowSchemaChanges() {
   // column family does not exist yet (or still exists after a DROP).
   metadata_.AddListener([&engine](const schema::Schema& before, const schema::Schema& after) {
     engine.SyncTables(StoredTableLayouts(after));
+  });
+}
+
+void QueryProcessor::EvictOnSchemaChanges() {
+  // Under the commit lock, before the change is published: a statement
+  // prepared meanwhile against the old schema is caught by FindPrepared.
+  metadata_.AddListener([cache = std::weak_ptr<PreparedCache>(cache_)](
+                            const schema::Schema& before, const schema::Schema& after) {
+    if (const std::shared_ptr<PreparedCache> prepared = cache.lock()) {
+      prepared->RemoveIf(
+          [&after](const PreparedStatement& statement) { return EvictedBy(statement, after); });
+    }
   });
 }
 
@@ -122,10 +153,10 @@ protocol::PreparedResult QueryProcessor::Prepare(std::string_view query, ClientS
   Bytes id = id_without_keyspace;
   if (effective) {
     Bytes id_with_keyspace = ComputeStatementId(effective, query);
-    cache_.Put(id_with_keyspace, statement);
+    cache_->Put(id_with_keyspace, statement);
     if (!statement->fully_qualified) id = std::move(id_with_keyspace);
   }
-  cache_.Put(id, statement);
+  cache_->Put(id, statement);
 
   protocol::PreparedResult result;
   result.id = std::move(id);
@@ -156,16 +187,24 @@ Result QueryProcessor::Execute(BytesView id, const protocol::QueryParameters& pa
 }
 
 PreparedStatementPtr QueryProcessor::FindPrepared(BytesView id, const schema::Schema& schema) {
-  PreparedStatementPtr statement = cache_.Find(id);
+  PreparedStatementPtr statement = cache_->Find(id);
   if (!statement) ThrowUnprepared(id);
   if (statement->schema_version != schema.version()) {
-    // The schema changed since PREPARE: prepare the text again against the
-    // current schema, keeping the id the client knows.
+    // The listener evicts what a change affects before the change is
+    // published; this catches a statement prepared against the old schema
+    // while the change was being made.
+    if (EvictedBy(*statement, schema)) {
+      const PreparedStatement* stale = statement.get();
+      cache_->RemoveIf([stale](const PreparedStatement& s) { return &s == stale; });
+      ThrowUnprepared(id);
+    }
+    // A change that leaves the statement's tables as they were: prepare the
+    // text again against the current schema, keeping the id the client knows.
     const cql::ParsedStatement parsed = cql::ParseStatement(statement->query);
     std::optional<std::string_view> keyspace;
     if (statement->keyspace) keyspace = *statement->keyspace;
     statement = PrepareStatement(parsed, statement->query, schema, keyspace);
-    cache_.Put(Bytes(id), statement);
+    cache_->Put(Bytes(id), statement);
   }
   return statement;
 }

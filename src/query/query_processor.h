@@ -87,9 +87,16 @@ class QueryProcessor {
                                                  std::optional<std::string_view> keyspace);
 
   // EXECUTE. An unknown id throws CqlError(kUnprepared, "Prepared query with ID
-  // <hex> not found (...)", UnpreparedInfo{id}). A statement prepared against an
-  // older schema is re-prepared first; if its result columns changed since the
-  // client's v5 result_metadata_id, RowsResult::new_metadata_id says so.
+  // <hex> not found (...)", UnpreparedInfo{id}): so does an id whose statement
+  // a schema change evicted, as Cassandra 4.1's QueryProcessor evicts it — a
+  // SELECT, INSERT, UPDATE, DELETE or BATCH when one of its tables is dropped
+  // (with its keyspace or alone) or altered in a way that changes prepared
+  // statements (schema::ChangeAffectsPreparedStatements: columns, types,
+  // altered user types, indexes, default_time_to_live, gc_grace_seconds).
+  // The driver then prepares it again and learns the new metadata. Any
+  // other statement prepared against an older schema is prepared again
+  // under the same id; if its result columns differ from the client's v5
+  // result_metadata_id, RowsResult::new_metadata_id says so.
   [[nodiscard]] Result Execute(const protocol::ExecuteMessage& message, ClientState& client);
   [[nodiscard]] Result Execute(BytesView id, const protocol::QueryParameters& params,
                                ClientState& client,
@@ -100,10 +107,10 @@ class QueryProcessor {
   // prepared id throws Unprepared as EXECUTE does.
   [[nodiscard]] Result Batch(const protocol::BatchMessage& message, ClientState& client);
 
-  size_t prepared_count() const { return cache_.size(); }
+  size_t prepared_count() const { return cache_->size(); }
   // The text of the statement prepared under `id`, if it is cached (for logs).
   [[nodiscard]] std::optional<std::string> PreparedQueryText(BytesView id) {
-    PreparedStatementPtr statement = cache_.Find(id);
+    PreparedStatementPtr statement = cache_->Find(id);
     if (!statement) return std::nullopt;
     return statement->query;
   }
@@ -111,7 +118,8 @@ class QueryProcessor {
  private:
   Result Run(const PreparedStatement& statement, const protocol::QueryParameters& params,
              ClientState& client, const schema::Schema& schema);
-  // The statement under `id`, re-prepared if the schema changed since.
+  // The statement under `id`, re-prepared if the schema changed since;
+  // throws Unprepared if it is unknown or a change to its tables evicts it.
   PreparedStatementPtr FindPrepared(BytesView id, const schema::Schema& schema);
   Result RunBatch(const BatchPlan& batch, const BoundValues& values,
                   const protocol::QueryParameters& params, ClientState& client);
@@ -121,6 +129,8 @@ class QueryProcessor {
   cluster::Coordinator& RequireCoordinator() const;
   // Makes the engine's tables those of `schema`, and keeps them so.
   void FollowSchemaChanges();
+  // Evicts the prepared statements each schema change affects.
+  void EvictOnSchemaChanges();
 
   std::unique_ptr<schema::MetadataStore> owned_metadata_;  // set by the SchemaStore constructor
   schema::MetadataStore& metadata_;
@@ -130,7 +140,9 @@ class QueryProcessor {
   const QueryProcessorOptions options_;
   VirtualRowSource virtual_rows_;
   std::optional<StorageRowSource> storage_rows_;  // set when coordinator_ is
-  PreparedCache cache_;
+  // Shared with the schema listener, which outlives the processor when the
+  // MetadataStore does (it holds the cache weakly).
+  std::shared_ptr<PreparedCache> cache_;
 };
 
 }  // namespace sibyl::query

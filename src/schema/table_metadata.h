@@ -111,6 +111,16 @@ struct TableMetadata {
 };
 using TablePtr = std::shared_ptr<const TableMetadata>;
 
+// Whether changing `before` into `after` (the same table, altered) changes
+// what statements prepared against it do, so that they must be prepared
+// again (Cassandra 4.1's TableMetadata.changeAffectsPreparedStatements): its
+// partition key, clustering or other columns (names, kinds, positions,
+// types, clustering order), its indexes, default_time_to_live or
+// gc_grace_seconds changed, or it stopped being a compact table. Other
+// options (comment, compaction, ...) do not count.
+[[nodiscard]] bool ChangeAffectsPreparedStatements(const TableMetadata& before,
+                                                   const TableMetadata& after);
+
 struct KeyspaceMetadata {
   std::string name;
   // system_views and system_virtual_schema (virtual_keyspaces.h): never in a

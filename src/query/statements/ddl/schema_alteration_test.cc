@@ -410,15 +410,22 @@ TEST_F(DdlTest, DropTableAndKeyspace) {
   EXPECT_TRUE(std::holds_alternative<VoidResult>(Run("DROP KEYSPACE IF EXISTS ks")));
 }
 
-TEST_F(DdlTest, PreparedStatementOnADroppedTableFailsAsInvalid) {
+TEST_F(DdlTest, PreparedStatementOnADroppedTableIsUnprepared) {
   CreateKeyspace();
   (void)Run("CREATE TABLE ks.t (k int PRIMARY KEY, v int)");
   protocol::PreparedResult prepared =
       processor_.Prepare("SELECT v FROM ks.t WHERE k = ?", client_, std::nullopt);
   (void)Run("DROP TABLE ks.t");
+  // Evicted with its table (prepared_eviction_test.cc); preparing it again fails.
   try {
     protocol::QueryParameters params;
     (void)processor_.Execute(prepared.id, params, client_);
+    ADD_FAILURE() << "expected an error";
+  } catch (const CqlError& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kUnprepared);
+  }
+  try {
+    (void)processor_.Prepare("SELECT v FROM ks.t WHERE k = ?", client_, std::nullopt);
     ADD_FAILURE() << "expected an error";
   } catch (const CqlError& e) {
     EXPECT_EQ(e.code(), ErrorCode::kInvalid);
