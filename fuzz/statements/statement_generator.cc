@@ -6,6 +6,7 @@
 #include "fuzz/statements/schema_generator.h"
 #include "fuzz/statements/value_generator.h"
 #include "query/functions/function_value_text.h"
+#include "types/cql_identifier.h"
 #include "types/value_codec.h"
 #include "types/value_to_literal.h"
 
@@ -61,6 +62,10 @@ class StatementGenerator::Writer {
     Term(type, RandomValue(type, choices_, prepared_ && choices_.Percent(70)));
   }
   void Term(const types::CqlType& type, const Bytes& value) {
+    if (prepared_ && (type.kind() == Kind::kTuple || type.kind() == Kind::kUdt) &&
+        choices_.Percent(20) && ComponentTerms(type, value)) {
+      return;
+    }
     if (prepared_ && choices_.Percent(70)) {
       text_ += "?";
       values_.push_back(Corrupt(value));
@@ -88,6 +93,32 @@ class StatementGenerator::Writer {
   }
 
  private:
+  // A tuple or UDT value written as a literal of its components, each a
+  // literal or a marker: (?, 'a'), {f: ?, g: 1}. False (nothing written)
+  // when the value has no components to spell.
+  bool ComponentTerms(const types::CqlType& type, const Bytes& value) {
+    std::vector<std::optional<BytesView>> components;
+    try {
+      components = types::DecodeTupleComponents(value);
+    } catch (const std::exception&) {
+      return false;
+    }
+    if (components.empty() || components.size() > type.params().size()) return false;
+    const bool udt = type.kind() == Kind::kUdt;
+    text_ += udt ? "{" : "(";
+    for (size_t i = 0; i < components.size(); ++i) {
+      if (i > 0) text_ += ", ";
+      if (udt) text_ += types::MaybeQuoteIdentifier(type.field_names()[i]) + ": ";
+      if (components[i]) {
+        Term(*type.params()[i], Bytes(*components[i]));
+      } else {
+        NullTerm();
+      }
+    }
+    text_ += udt ? "}" : ")";
+    return true;
+  }
+
   // What a client may bind instead of the value: null, unset, empty,
   // oversized (longer than a key may be) or bytes of the wrong shape.
   BoundValue Corrupt(Bytes value) {
