@@ -10,12 +10,11 @@
 namespace sibyl::tools::shell {
 namespace {
 
-constexpr std::array<std::string_view, 33> kStarters = {
-    "ALTER",    "APPLY",  "BEGIN",  "CAPTURE", "CLEAR",    "CLS",    "CONSISTENCY",
-    "COPY",     "CREATE", "DELETE", "DESC",    "DESCRIBE", "DROP",   "EXIT",
-    "EXPAND",   "GRANT",  "HELP",   "INSERT",  "LIST",     "LOGIN",  "PAGING",
-    "QUIT",     "REVOKE", "SELECT", "SERIAL",  "SHOW",     "SOURCE", "TRACING",
-    "TRUNCATE", "UPDATE", "USE",    "HISTORY", "UNICODE"};
+constexpr std::array<std::string_view, 31> kStarters = {
+    "ALTER",  "APPLY",  "BEGIN",  "CAPTURE",  "CLEAR",    "CLS",    "CONSISTENCY", "COPY",
+    "CREATE", "DELETE", "DESC",   "DESCRIBE", "DROP",     "EXIT",   "EXPAND",      "GRANT",
+    "HELP",   "INSERT", "LIST",   "LOGIN",    "PAGING",   "QUIT",   "REVOKE",      "SELECT",
+    "SERIAL", "SHOW",   "SOURCE", "TRACING",  "TRUNCATE", "UPDATE", "USE"};
 
 constexpr std::array<std::string_view, 77> kKeywords = {
     "ADD",       "AGGREGATE",    "ALL",       "ALLOW",      "AND",      "APPLY",        "AS",

@@ -14,6 +14,7 @@
 #include "tools/shell/line_editor.h"
 #include "tools/shell/result_table.h"
 #include "tools/shell/statement_splitter.h"
+#include "types/cql_identifier.h"
 #include "types/value_codec.h"
 
 namespace sibyl::tools::shell {
@@ -157,7 +158,7 @@ bool Shell::Connect() {
     }
   }
   if (!keyspace_.empty()) {
-    const auto use = connection_->Query("USE \"" + keyspace_ + "\"", {});
+    const auto use = connection_->Query("USE " + types::MaybeQuoteIdentifier(keyspace_), {});
     if (!CheckReply(use)) keyspace_.clear();
   }
   return true;
@@ -165,7 +166,6 @@ bool Shell::Connect() {
 
 bool Shell::EnsureConnected() {
   if (connection_ && connection_->is_ready()) return true;
-  const std::string keyspace = keyspace_;
   if (!Connect()) {
     statement_error_ = true;
     return false;
@@ -375,7 +375,8 @@ void Shell::Handle(const std::string& statement) {
   } else if (command == "LOGIN") {
     PrintError("LOGIN: Sibyl does not authenticate users yet; every connection is accepted.");
   } else if (command == "HISTORY" || command == "DEBUG" || command == "UNICODE") {
-    PrintError("Improper " + command + " command.");
+    PrintError(command + " is not supported by sibyl shell (history: the arrow keys, or " +
+               "~/.sibyl/shell_history).");
   } else {
     ExecuteCql(statement);
   }

@@ -50,7 +50,6 @@ class Shell {
   // Input.
   void RunLines(LineSource& source, LineEditor* editor);
   void Handle(const std::string& statement);
-  bool interactive() const { return tty_ && current_source_ != nullptr && current_editor_; }
   std::string Prompt(bool continuing) const;
 
   // Connection.

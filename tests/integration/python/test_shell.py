@@ -306,3 +306,56 @@ def test_copy_to_stdout(sibyl, keyspace):
     result = run_shell(sibyl, "-e", f"COPY {keyspace}.kv (c, v) TO STDOUT")
     assert result.returncode == 0, result.stderr
     assert "1,v1\n2,v2\n3,v3\n" in result.stdout
+
+
+def test_every_type_shows_as_cqlsh_shows_it(sibyl, keyspace):
+    with connected(sibyl) as session:
+        session.execute(f"CREATE TYPE IF NOT EXISTS {keyspace}.address (street text, zip int)")
+        session.execute(f"DROP TABLE IF EXISTS {keyspace}.shown")
+        session.execute(f"CREATE TABLE {keyspace}.shown ({EVERY_TYPE})")
+        session.execute(
+            f"INSERT INTO {keyspace}.shown (k, a, b, bl, bo, d, de, db, du, f, i, s, t, tm, ts, tu,"
+            " ti, u, vi, l, st, mp, tp, fl, ad, ve) VALUES (0, 'asc', 9223372036854775807, 0xcafe,"
+            " true, '2024-01-02', 1.50, 3.141592653589793, 1h30m, 1.5, '127.0.0.1', 7, 'it''s',"
+            " '03:04:05.000000006', '2024-01-02 03:04:05.678+0000', "
+            "d2177dd0-eaa2-11de-a572-001b779c76e3, 3, 550e8400-e29b-41d4-a716-446655440000, "
+            "12345678901234567890, ['a', 'b''c'], {2, 1}, {'x': 0.1}, (1, 'z'), [1, 2], "
+            "{street: 'Main', zip: null}, [1.5, 2, 3.25])")
+        session.execute(f"INSERT INTO {keyspace}.shown (k) VALUES (1)")
+    result = run_shell(sibyl, "-e", f"EXPAND ON; SELECT * FROM {keyspace}.shown WHERE k = 0; "
+                                    f"SELECT a, t FROM {keyspace}.shown WHERE k = 1")
+    assert result.returncode == 0, result.stderr
+    shown = {}
+    for line in result.stdout.splitlines():
+        name, sep, value = line.partition(" | ")
+        if sep and not line.startswith("-"):
+            shown.setdefault(name.strip(), value)
+    assert shown == {
+        "k": "0",
+        "a": "asc",
+        "ad": "{street: 'Main', zip: null}",
+        "b": "9223372036854775807",
+        "bl": "0xcafe",
+        "bo": "True",
+        "d": "2024-01-02",
+        "db": "3.14159",
+        "de": "1.50",
+        "du": "1h30m",
+        "f": "1.5",
+        "fl": "[1, 2]",
+        "i": "127.0.0.1",
+        "l": "['a', 'b''c']",
+        "mp": "{'x': 0.1}",
+        "s": "7",
+        "st": "{1, 2}",
+        "t": "it's",
+        "ti": "3",
+        "tm": "03:04:05.000000006",
+        "tp": "(1, 'z')",
+        "ts": "2024-01-02 03:04:05.678000+0000",
+        "tu": "d2177dd0-eaa2-11de-a572-001b779c76e3",
+        "u": "550e8400-e29b-41d4-a716-446655440000",
+        "ve": "[1.5, 2, 3.25]",
+        "vi": "12345678901234567890",
+    }, result.stdout
+    assert result.stdout.endswith("@ Row 1\n---+------\n a | null\n t | null\n\n\n(1 rows)\n")
