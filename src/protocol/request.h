@@ -45,7 +45,8 @@ constexpr uint32_t kQueryFlagKeyspace = 0x80;       // v5
 constexpr uint32_t kQueryFlagNowInSeconds = 0x100;  // v5
 
 struct QueryParameters {
-  uint16_t consistency = 0;
+  // Always decoded from the wire; ONE (cqlsh's default) for parameters made in-process.
+  uint16_t consistency = static_cast<uint16_t>(Consistency::kOne);
   uint32_t flags = 0;
   std::vector<Value> values;
   std::vector<std::string_view> names;  // parallel to values when kQueryFlagNamesForValues
@@ -87,7 +88,7 @@ struct BatchChild {
 struct BatchMessage {
   BatchType type = BatchType::kLogged;
   std::vector<BatchChild> children;
-  uint16_t consistency = 0;
+  uint16_t consistency = static_cast<uint16_t>(Consistency::kOne);  // as QueryParameters'
   uint32_t flags = 0;
   std::optional<uint16_t> serial_consistency;
   std::optional<int64_t> default_timestamp;

@@ -7,6 +7,7 @@
 #include "cql/parser.h"
 #include "query/read/storage_layout.h"
 #include "query/statement_id.h"
+#include "query/statements/consistency_rules.h"
 #include "query/statements/describe_statement.h"
 #include "query/statements/write_attributes.h"
 #include "query/terms/bind_variables.h"
@@ -251,11 +252,12 @@ Result QueryProcessor::Batch(const protocol::BatchMessage& message, ClientState&
       .timestamp = message.default_timestamp.value_or(coordinator.clock().NextTimestampMicros()),
       .limits = options_.batch_limits,
       .warnings = &client.warnings};
-  return ExecuteBatch(children, execution, coordinator);
+  return ExecuteBatch(children, execution, *schema, coordinator);
 }
 
 Result QueryProcessor::RunBatch(const BatchPlan& batch, const BoundValues& values,
-                                const protocol::QueryParameters& params, ClientState& client) {
+                                const protocol::QueryParameters& params, ClientState& client,
+                                const schema::Schema& schema) {
   cluster::Coordinator& coordinator = RequireCoordinator();
   std::optional<int64_t> timestamp = params.default_timestamp;
   if (batch.timestamp) {
@@ -284,7 +286,7 @@ Result QueryProcessor::RunBatch(const BatchPlan& batch, const BoundValues& value
       .timestamp = timestamp.value_or(coordinator.clock().NextTimestampMicros()),
       .limits = options_.batch_limits,
       .warnings = &client.warnings};
-  return ExecuteBatch(children, execution, coordinator);
+  return ExecuteBatch(children, execution, schema, coordinator);
 }
 
 Result QueryProcessor::RunTruncate(const TruncatePlan& truncate, const schema::Schema& schema) {
@@ -306,6 +308,9 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
                            const protocol::QueryParameters& params, ClientState& client,
                            const schema::Schema& schema) {
   BoundValues values(statement.bind_specs, params);
+  // QueryProcessor.processStatement, once the values are counted: for every
+  // statement (a BATCH message is not checked, as 4.1's processBatch does not).
+  RefuseNodeLocal(params.consistency);
   // now() and friends in terms read the node's clock, as writes do.
   FunctionContext functions;
   if (coordinator_ != nullptr) {
@@ -343,10 +348,10 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
     return ExecuteSchemaAlteration(**ddl, metadata_, context);
   }
   if (const auto* modification = std::get_if<ModificationPlan>(&statement.plan)) {
-    return ExecuteModification(*modification, values, params, RequireCoordinator());
+    return ExecuteModification(*modification, values, params, schema, RequireCoordinator());
   }
   if (const auto* batch = std::get_if<std::shared_ptr<const BatchPlan>>(&statement.plan)) {
-    return RunBatch(**batch, values, params, client);
+    return RunBatch(**batch, values, params, client, schema);
   }
   if (const auto* truncate = std::get_if<TruncatePlan>(&statement.plan)) {
     return RunTruncate(*truncate, schema);

@@ -122,7 +122,8 @@ class QueryProcessor {
   // throws Unprepared if it is unknown or a change to its tables evicts it.
   PreparedStatementPtr FindPrepared(BytesView id, const schema::Schema& schema);
   Result RunBatch(const BatchPlan& batch, const BoundValues& values,
-                  const protocol::QueryParameters& params, ClientState& client);
+                  const protocol::QueryParameters& params, ClientState& client,
+                  const schema::Schema& schema);
   Result RunTruncate(const TruncatePlan& truncate, const schema::Schema& schema);
   const RowSource& SourceFor(const schema::TableMetadata& table) const;
   // The coordinator; throws when the processor has none.

@@ -10,6 +10,7 @@
 #include "query/statements/batch_guards.h"
 #include "query/statements/batch_markers.h"
 #include "query/statements/cas_request.h"
+#include "query/statements/consistency_rules.h"
 #include "storage/mutation_merge.h"
 #include "types/value_codec.h"
 
@@ -134,6 +135,7 @@ namespace {
 
 // A batch with IF conditions: one lightweight transaction on one partition.
 RowsResult ExecuteConditionalChildren(const std::vector<BatchChildRequest>& children,
+                                      const schema::Schema& schema,
                                       cluster::Coordinator& coordinator) {
   std::vector<std::unique_ptr<BoundValues>> values;
   std::vector<std::pair<const ModificationStatement*, const BoundValues*>> statements;
@@ -145,7 +147,7 @@ RowsResult ExecuteConditionalChildren(const std::vector<BatchChildRequest>& chil
     values.push_back(std::make_unique<BoundValues>(statement.bind_specs(), *child.params));
     statements.emplace_back(&statement, values.back().get());
   }
-  RowsResult result = ExecuteConditionalBatch(statements, *children.front().params,
+  RowsResult result = ExecuteConditionalBatch(statements, *children.front().params, schema,
                                               coordinator.clock(), coordinator);
   result.always_send_metadata = true;
   return result;
@@ -154,11 +156,14 @@ RowsResult ExecuteConditionalChildren(const std::vector<BatchChildRequest>& chil
 }  // namespace
 
 Result ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchExecution& execution,
-                    cluster::Coordinator& coordinator) {
+                    const schema::Schema& schema, cluster::Coordinator& coordinator) {
   const bool has_conditions = std::any_of(
       children.begin(), children.end(),
       [](const BatchChildRequest& child) { return child.plan->statement->has_conditions(); });
-  if (has_conditions) return ExecuteConditionalChildren(children, coordinator);
+  if (has_conditions) return ExecuteConditionalChildren(children, schema, coordinator);
+  // 4.1's BatchStatement.executeWithoutConditions checks no consistency
+  // level: a batch at SERIAL, or of counters at ANY, is written.
+
   std::vector<storage::Mutation> all;
   for (const BatchChildRequest& child : children) {
     const ModificationStatement& statement = *child.plan->statement;
@@ -180,16 +185,18 @@ Result ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchE
 }
 
 Result ExecuteModification(const ModificationPlan& plan, const BoundValues& values,
-                           const protocol::QueryParameters& params,
+                           const protocol::QueryParameters& params, const schema::Schema& schema,
                            cluster::Coordinator& coordinator) {
   const ModificationStatement& statement = *plan.statement;
   RequireStoredTable(*statement.table());
   if (statement.has_conditions()) {
     RowsResult result =
-        statement.ExecuteConditional(values, params, coordinator.clock(), coordinator);
+        statement.ExecuteConditional(values, params, schema, coordinator.clock(), coordinator);
     result.always_send_metadata = true;
     return result;
   }
+  // ModificationStatement.executeWithoutCondition: before anything is bound.
+  ValidateConsistencyForWrite(params.consistency, *statement.table(), statement.is_counter());
   std::vector<storage::Mutation> mutations =
       statement.BuildMutations(values, params, coordinator.clock(), &coordinator);
   // One mutation per partition, each applied atomically (as Cassandra applies

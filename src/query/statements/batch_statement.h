@@ -101,16 +101,26 @@ struct BatchExecution {
 // batches on tables with gc_grace_seconds = 0), and applies them atomically.
 // A batch with IF conditions is instead one lightweight transaction
 // (cas_request.h) and answers with its [applied] result set.
+// The consistency levels are Cassandra 4.1's BatchStatement.execute's: a
+// batch without conditions accepts every level (its statements' list
+// operations that read first excepted, consistency_rules.h), a conditional
+// one is checked as a lightweight transaction. `schema` is the one the
+// batch runs against (a keyspace's replication strategy).
 // REQUIRES: ValidateBatch passed.
 [[nodiscard]] Result ExecuteBatch(const std::vector<BatchChildRequest>& children,
-                                  const BatchExecution& execution,
+                                  const BatchExecution& execution, const schema::Schema& schema,
                                   cluster::Coordinator& coordinator);
 
 // Runs one INSERT, UPDATE or DELETE: a VoidResult, or for a conditional
 // statement the lightweight transaction's [applied] rows. Throws
-// CqlError(kInvalid) for tables the engine does not store.
+// CqlError(kInvalid) for tables the engine does not store, and for the
+// consistency levels Cassandra 4.1's ModificationStatement.execute refuses
+// (consistency_rules.h): without conditions SERIAL and LOCAL_SERIAL (and
+// ANY on a counter table), checked before the values are bound; with
+// conditions those of a lightweight transaction, checked once bound.
 [[nodiscard]] Result ExecuteModification(const ModificationPlan& plan, const BoundValues& values,
                                          const protocol::QueryParameters& params,
+                                         const schema::Schema& schema,
                                          cluster::Coordinator& coordinator);
 
 // Refuses writes to tables the engine does not store (virtual and system tables).

@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "query/read/row_source.h"
 #include "query/read/storage_row_source.h"
+#include "query/statements/consistency_rules.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {
@@ -373,22 +374,26 @@ class CasRequest {
 }  // namespace
 
 RowsResult ExecuteCas(const std::vector<CasStatement>& statements, bool is_batch,
-                      const protocol::QueryParameters& params, Clock& clock,
-                      cluster::Coordinator& coordinator) {
+                      const protocol::QueryParameters& params, const schema::Schema& schema,
+                      Clock& clock, cluster::Coordinator& coordinator) {
   SIBYL_CHECK(!statements.empty(), "a lightweight transaction needs a statement");
-  CasRequest request(*statements.front().statement->table(), is_batch);
+  const TableMetadata& table = *statements.front().statement->table();
+  CasRequest request(table, is_batch);
   bool has_conditions = false;
   for (const CasStatement& statement : statements) {
     request.Add(statement);
     has_conditions |= statement.statement->has_conditions();
   }
   SIBYL_CHECK(has_conditions, "a lightweight transaction needs a condition");
+  // StorageProxy.cas (doPaxos): once the request is made, before Paxos starts.
+  ValidateConsistencyForCas(params, table, schema);
   return request.Execute(params, clock, coordinator);
 }
 
 RowsResult ExecuteConditionalBatch(
     const std::vector<std::pair<const ModificationStatement*, const BoundValues*>>& statements,
-    const protocol::QueryParameters& params, Clock& clock, cluster::Coordinator& coordinator) {
+    const protocol::QueryParameters& params, const schema::Schema& schema, Clock& clock,
+    cluster::Coordinator& coordinator) {
   std::vector<const ModificationStatement*> prepared;
   std::vector<CasStatement> entries;
   for (const auto& [statement, values] : statements) {
@@ -396,7 +401,7 @@ RowsResult ExecuteConditionalBatch(
     entries.push_back(CasStatement{statement, values});
   }
   ValidateConditionalBatch(prepared);
-  return ExecuteCas(entries, /*is_batch=*/true, params, clock, coordinator);
+  return ExecuteCas(entries, /*is_batch=*/true, params, schema, clock, coordinator);
 }
 
 void ValidateConditionalBatch(const std::vector<const ModificationStatement*>& statements) {

@@ -38,6 +38,7 @@
 //   Batch with conditions cannot span multiple partitions (you cannot use IN on the partition key)
 //   Cannot mix IF EXISTS and IF NOT EXISTS conditions for the same row
 //   Cannot mix IF conditions and IF [NOT ]EXISTS for the same row
+// and those of the consistency levels (consistency_rules.h).
 
 #include <utility>
 #include <vector>
@@ -58,18 +59,25 @@ struct CasStatement {
 };
 
 // Runs the transaction. `is_batch` selects the BATCH form of the result set.
-// `params` gives now_in_seconds (else clock.NowSeconds()).
+// `params` gives now_in_seconds (else clock.NowSeconds()) and the
+// consistency levels: once every statement is bound and checked (4.1's
+// makeCasRequest), they are checked as StorageProxy.cas checks them
+// (ValidateConsistencyForCas, consistency_rules.h), against the keyspace's
+// replication strategy in `schema`.
 // REQUIRES: at least one statement has conditions; all on one table.
 [[nodiscard]] RowsResult ExecuteCas(const std::vector<CasStatement>& statements, bool is_batch,
-                                    const protocol::QueryParameters& params, Clock& clock,
+                                    const protocol::QueryParameters& params,
+                                    const schema::Schema& schema, Clock& clock,
                                     cluster::Coordinator& coordinator);
 
 // A conditional BATCH (some statement has IF ...): every statement must
 // write the one partition of one table. Returns the batch's CAS result set.
-// `params` is the batch's (now_in_seconds); each statement brings its values.
+// `params` is the batch's (now_in_seconds, consistency levels); each
+// statement brings its values.
 [[nodiscard]] RowsResult ExecuteConditionalBatch(
     const std::vector<std::pair<const ModificationStatement*, const BoundValues*>>& statements,
-    const protocol::QueryParameters& params, Clock& clock, cluster::Coordinator& coordinator);
+    const protocol::QueryParameters& params, const schema::Schema& schema, Clock& clock,
+    cluster::Coordinator& coordinator);
 
 // The prepare-time rule of a conditional BATCH (BatchStatement.validate):
 // throws CqlError(kInvalid, "Batch with conditions cannot span multiple

@@ -76,7 +76,7 @@ class CasTest : public testing::QueryTest, public ::testing::WithParamInterface<
   RowsResult Cas(std::string_view query, const protocol::QueryParameters& params = {}) {
     auto statement = Prepare(query);
     BoundValues values(statement->bind_specs(), params);
-    return statement->ExecuteConditional(values, params, clock_, coordinator_);
+    return statement->ExecuteConditional(values, params, *store_.snapshot(), clock_, coordinator_);
   }
 
   // "[applied],v | false,2": the column names, then each row's values.
@@ -477,7 +477,8 @@ TEST_P(CasTest, ConditionalBatch) {
       values.push_back(std::make_unique<BoundValues>(statements.back()->bind_specs(), params));
       entries.emplace_back(statements.back().get(), values.back().get());
     }
-    return Render(ExecuteConditionalBatch(entries, params, clock_, coordinator_));
+    return Render(
+        ExecuteConditionalBatch(entries, params, *store_.snapshot(), clock_, coordinator_));
   };
   EXPECT_EQ(batch({"INSERT INTO t (k, c, v) VALUES (1, 1, 10) IF NOT EXISTS",
                    "INSERT INTO t (k, c, v) VALUES (1, 2, 20) IF NOT EXISTS",
@@ -575,7 +576,8 @@ TEST_P(CasTest, NonDeterministicKeyIsEvaluatedOnce) {
   for (int i = 0; i < 5; ++i) {
     protocol::QueryParameters params;
     BoundValues values(statement->bind_specs(), params);
-    EXPECT_EQ(Render(statement->ExecuteConditional(values, params, clock_, coordinator_)),
+    EXPECT_EQ(Render(statement->ExecuteConditional(values, params, *store_.snapshot(), clock_,
+                                                   coordinator_)),
               "[applied] | True");
   }
   storage::ReadCommand command;
@@ -587,6 +589,7 @@ TEST_P(CasTest, NonDeterministicKeyIsEvaluatedOnce) {
 TEST_P(CasTest, ConcurrentCompareAndSetCountsExactly) {
   Write("INSERT INTO kv (k, v) VALUES (0, 0)");
   auto statement = Prepare("UPDATE kv SET v = ? WHERE k = 0 IF v = ?");
+  const schema::SchemaPtr schema = store_.snapshot();
   constexpr int kThreads = 8;
   constexpr int kAttemptsPerThread = 60;
   std::atomic<int> successes{0};
@@ -600,7 +603,8 @@ TEST_P(CasTest, ConcurrentCompareAndSetCountsExactly) {
         const Bytes old = Int(expected);
         protocol::QueryParameters params = Values({Value::Of(next), Value::Of(old)});
         BoundValues values(statement->bind_specs(), params);
-        RowsResult result = statement->ExecuteConditional(values, params, clock_, coordinator_);
+        RowsResult result =
+            statement->ExecuteConditional(values, params, *schema, clock_, coordinator_);
         if (result.rows.size() != 1) {
           failed = true;
           return;

@@ -8,6 +8,7 @@
 #include "common/check.h"
 #include "common/error.h"
 #include "query/statements/cas_request.h"
+#include "query/statements/consistency_rules.h"
 #include "query/statements/select_statement.h"
 #include "query/statements/table_resolution.h"
 #include "types/cql_identifier.h"
@@ -300,7 +301,7 @@ std::vector<storage::Mutation> ModificationStatement::BuildMutations(
     const BoundWrite& write, const protocol::QueryParameters& params, Clock& clock,
     const cluster::Coordinator* reader) const {
   SIBYL_CHECK(!has_conditions_, "a conditional statement must run through ExecuteConditional");
-  return Build(write, params, clock, reader);
+  return Build(write, params, params.consistency, clock, reader);
 }
 
 std::vector<storage::Mutation> ModificationStatement::BuildTransactionMutations(
@@ -309,22 +310,32 @@ std::vector<storage::Mutation> ModificationStatement::BuildTransactionMutations(
   protocol::QueryParameters params;
   params.default_timestamp = timestamp;
   params.now_in_seconds = now_seconds;
-  return Build(write, params, clock, reader);
+  // Under the LWT lock the current row is read locally, at no consistency level.
+  return Build(write, params, std::nullopt, clock, reader);
 }
 
 RowsResult ModificationStatement::ExecuteConditional(const BoundValues& values,
                                                      const protocol::QueryParameters& params,
-                                                     Clock& clock,
+                                                     const schema::Schema& schema, Clock& clock,
                                                      cluster::Coordinator& coordinator) const {
-  return ExecuteCas({CasStatement{this, &values}}, /*is_batch=*/false, params, clock, coordinator);
+  return ExecuteCas({CasStatement{this, &values}}, /*is_batch=*/false, params, schema, clock,
+                    coordinator);
 }
 
 std::vector<storage::Mutation> ModificationStatement::Build(
-    const BoundWrite& write, const protocol::QueryParameters& params, Clock& clock,
+    const BoundWrite& write, const protocol::QueryParameters& params,
+    std::optional<uint16_t> read_consistency, Clock& clock,
     const cluster::Coordinator* reader) const {
   const TableMetadata& table = *table_;
   if (table.is_virtual) {
     ThrowInvalid("Modification is not supported by table " + table.QualifiedName());
+  }
+  // 4.1's readRequiredLists reads at the write's consistency level. It runs
+  // once the ranges (or rows) written are known not to be empty, whatever
+  // the partitions, and before the timestamp and TTL are bound.
+  if (read_consistency && requires_read_ &&
+      !(where_.deletes_ranges() ? write.ranges().empty() : write.clusterings().empty())) {
+    ValidateConsistencyForReadBeforeWrite(*read_consistency, write.partition_keys().size());
   }
   const BoundValues& values = write.request();
   WriteContext context;

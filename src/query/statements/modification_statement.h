@@ -108,7 +108,9 @@ class ModificationStatement {
   // reads requires_read() needs (may be null otherwise).
   // REQUIRES: !has_conditions(); `write` bound by this statement from values
   // built from `params` and bind_specs().
-  // Throws CqlError(kInvalid) with Cassandra's messages for bad values.
+  // Throws CqlError(kInvalid) with Cassandra's messages for bad values, and
+  // when requires_read() and params.consistency is a level 4.1 cannot read
+  // at (ValidateConsistencyForReadBeforeWrite, consistency_rules.h).
   [[nodiscard]] std::vector<storage::Mutation> BuildMutations(
       const BoundWrite& write, const protocol::QueryParameters& params, Clock& clock,
       const cluster::Coordinator* reader) const;
@@ -127,10 +129,13 @@ class ModificationStatement {
   // row for IF NOT EXISTS / IF EXISTS). `now` is the request's
   // now_in_seconds, else clock.NowSeconds(); the request's default
   // timestamp is ignored, as Paxos ignores it.
+  // `params` brings the consistency levels and `schema` the keyspace's
+  // replication strategy, checked as ExecuteCas says.
   // REQUIRES: has_conditions(). Throws CqlError(kInvalid) with Cassandra's
   // messages ("IN on the partition key is not supported with conditional updates", ...).
   [[nodiscard]] RowsResult ExecuteConditional(const BoundValues& values,
-                                              const protocol::QueryParameters& params, Clock& clock,
+                                              const protocol::QueryParameters& params,
+                                              const schema::Schema& schema, Clock& clock,
                                               cluster::Coordinator& coordinator) const;
 
   // The mutations of a statement of a lightweight transaction, built as
@@ -170,8 +175,11 @@ class ModificationStatement {
                              bool operations_apply_to_regular) const;
   void CheckAttributes() const;
   // BuildMutations without the check that the statement is unconditional.
+  // `read_consistency`: the level list operations read at (nullopt: none,
+  // in a lightweight transaction).
   std::vector<storage::Mutation> Build(const BoundWrite& write,
-                                       const protocol::QueryParameters& params, Clock& clock,
+                                       const protocol::QueryParameters& params,
+                                       std::optional<uint16_t> read_consistency, Clock& clock,
                                        const cluster::Coordinator* reader) const;
   // INSERT JSON: the document term, checked now when written in the query.
   static void PrepareJson(ModificationStatement& s, const cql::InsertStatement& insert,

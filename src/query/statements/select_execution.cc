@@ -19,6 +19,7 @@
 #include "cluster/token.h"
 #include "common/error.h"
 #include "query/read/paging_state.h"
+#include "query/statements/consistency_rules.h"
 #include "query/statements/select_statement.h"
 #include "schema/row_order.h"
 #include "storage/clustering_order.h"
@@ -273,6 +274,7 @@ class SelectExecution {
     if (s.post_query_ordering_ && params_.page_size > 0) {
       ThrowInvalid(std::string(kPostOrderingPagingMessage));
     }
+    CheckSerialRead(aggregates_everything);
 
     ReadRequest request = MakeRequest();
     std::optional<storage::ReadPosition> resume;
@@ -323,6 +325,25 @@ class SelectExecution {
     request.reversed = s.reversed_;
     request.now_seconds = params_.now_in_seconds;
     return request;
+  }
+
+  // A SELECT at SERIAL or LOCAL_SERIAL reads with Paxos (StorageProxy.read).
+  // 4.1 refuses several named partitions read in one go, which is when the
+  // query is not paged (SelectStatement.execute): no aggregate nor GROUP BY
+  // (always paged), and no page size or a LIMIT within it (a post-query
+  // ordering reads without a limit). Paged, each partition is read on its
+  // own; a range read (no partition named) or a read of nothing is not
+  // refused; a virtual table ignores the level.
+  void CheckSerialRead(bool aggregates_everything) const {
+    const SelectStatement& s = statement_;
+    if (!IsSerialConsistency(params_.consistency) || table_.is_virtual) return;
+    const ReadPlan& plan = bound_->plan;
+    if (!plan.partitions || plan.selects_nothing) return;
+    const bool limit_within_page =
+        limit_ >= 0 && !s.post_query_ordering_ && limit_ <= params_.page_size;
+    const bool paged =
+        aggregates_everything || s.grouped_ || (params_.page_size > 0 && !limit_within_page);
+    if (!paged) ValidateSerialReadPartitions(params_.consistency, plan.partitions->size());
   }
 
   // 4.1 warns about aggregates that read many partitions.
@@ -497,6 +518,8 @@ RowsResult SelectStatement::Execute(const BoundValues& values,
                                     const protocol::QueryParameters& params,
                                     const schema::Schema& schema, const RowSource& source,
                                     const SelectContext& context) const {
+  // SelectStatement.execute: before anything is bound.
+  ValidateConsistencyForRead(params.consistency);
   return SelectExecution(*this, values, params, schema, source, context).Run();
 }
 

@@ -74,8 +74,11 @@ class SelectStatement {
   // Runs the query for one request. `values` must be built from `params`
   // and this statement's bind_specs(); `schema` is the snapshot the
   // statement was prepared against. Throws CqlError(kInvalid) for bad bound
-  // values, kProtocolError for a malformed paging state, kReadFailure when
-  // a read goes over the tombstone failure threshold.
+  // values and for the consistency levels Cassandra 4.1 refuses for a read
+  // (consistency_rules.h: ANY, before anything is bound; SERIAL or
+  // LOCAL_SERIAL over several partitions in one unpaged read),
+  // kProtocolError for a malformed paging state, kReadFailure when a read
+  // goes over the tombstone failure threshold.
   [[nodiscard]] RowsResult Execute(const BoundValues& values,
                                    const protocol::QueryParameters& params,
                                    const schema::Schema& schema, const RowSource& source,
