@@ -1,9 +1,13 @@
 #include "tools/shell/line_editor.h"
 
 #include <histedit.h>
+#include <poll.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <clocale>
 #include <cstdio>
+#include <cwchar>
 
 #include "tools/shell/completion.h"
 
@@ -25,9 +29,15 @@ std::string CommonPrefix(const std::vector<std::string>& candidates) {
 
 }  // namespace
 
-LineEditor::LineEditor(std::string history_file, Completer completer)
-    : history_file_(std::move(history_file)), completer_(std::move(completer)) {
+LineEditor::LineEditor(std::string history_file, Completer completer,
+                       const std::atomic<bool>* interrupted)
+    : history_file_(std::move(history_file)),
+      completer_(std::move(completer)),
+      interrupted_(interrupted) {
   g_editor = this;
+  // The terminal's character set (UTF-8 on any current system), so that
+  // typed non-ASCII characters decode; only the character type is taken.
+  std::setlocale(LC_CTYPE, "");
   el_ = el_init("sibyl", stdin, stdout, stderr);
   history_ = history_init();
   HistEvent event;
@@ -42,6 +52,7 @@ LineEditor::LineEditor(std::string history_file, Completer completer)
   el_wset(el_, EL_ADDFN, L"sibyl-complete", L"complete a name or keyword",
           &LineEditor::CompleteCallback);
   el_set(el_, EL_BIND, "^I", "sibyl-complete", nullptr);
+  el_set(el_, EL_GETCFN, &LineEditor::ReadCharCallback);
   el_source(el_, nullptr);  // ~/.editrc, as other libedit programs
 }
 
@@ -53,6 +64,35 @@ LineEditor::~LineEditor() {
 
 char* LineEditor::PromptCallback(editline* /*el*/) {
   return g_editor == nullptr ? const_cast<char*>("") : g_editor->prompt_.data();
+}
+
+// libedit's character source. Its own blocks in read(), and a Ctrl-C that
+// lands just before that read would be lost; this one polls and ends the
+// line (-1, errno EINTR) as soon as the interrupt flag is set.
+int LineEditor::ReadCharCallback(editline* /*el*/, wchar_t* out) {
+  std::mbstate_t state{};
+  while (true) {
+    if (g_editor != nullptr && g_editor->interrupted_ != nullptr &&
+        g_editor->interrupted_->load()) {
+      errno = EINTR;
+      return -1;
+    }
+    pollfd waiting{STDIN_FILENO, POLLIN, 0};
+    const int ready = poll(&waiting, 1, 100);
+    if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
+    char byte = 0;
+    const ssize_t n = read(STDIN_FILENO, &byte, 1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    if (n == 0) return 0;  // end of input
+    const size_t decoded = std::mbrtowc(out, &byte, 1, &state);
+    if (decoded == static_cast<size_t>(-2)) continue;  // more bytes of this character
+    if (decoded == static_cast<size_t>(-1)) {          // not valid here: take the byte
+      state = std::mbstate_t{};
+      *out = static_cast<unsigned char>(byte);
+    }
+    return 1;
+  }
 }
 
 unsigned char LineEditor::CompleteCallback(editline* /*el*/, int /*key*/) {

@@ -2,11 +2,12 @@
 // The interactive prompt, on Debian's libedit: line editing, a history kept
 // in a file across sessions, and tab completion from a callback.
 //
-// Ctrl-C at the prompt abandons the line (kInterrupted), as in cqlsh; the
-// shell's SIGINT handler must be installed without SA_RESTART so that the
-// terminal read returns. One LineEditor per process (libedit's callbacks
+// Ctrl-C at the prompt abandons the line (kInterrupted), as in cqlsh: the
+// editor reads the terminal itself, polling the interrupt flag that the
+// shell's SIGINT handler sets. One LineEditor per process (libedit's callbacks
 // find it through a static pointer). Not thread-safe.
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -23,8 +24,10 @@ class LineEditor : public LineSource {
   // Candidates for the partial word ending the text before the cursor.
   using Completer = std::function<std::vector<std::string>(const std::string& text_before_cursor)>;
 
-  // `history_file`: loaded now, saved as lines are added (empty: no history file).
-  LineEditor(std::string history_file, Completer completer);
+  // `history_file`: loaded now, saved as lines are added (empty: no history
+  // file). `interrupted`: the flag Ctrl-C sets (interrupt_flag.h); reading a
+  // line ends with kInterrupted when it is set.
+  LineEditor(std::string history_file, Completer completer, const std::atomic<bool>* interrupted);
   ~LineEditor() override;
   LineEditor(const LineEditor&) = delete;
   LineEditor& operator=(const LineEditor&) = delete;
@@ -42,12 +45,14 @@ class LineEditor : public LineSource {
  private:
   static char* PromptCallback(editline* el);
   static unsigned char CompleteCallback(editline* el, int key);
+  static int ReadCharCallback(editline* el, wchar_t* out);
   unsigned char Complete();
 
   editline* el_ = nullptr;
   history* history_ = nullptr;
   std::string history_file_;
   Completer completer_;
+  const std::atomic<bool>* interrupted_;
   std::string prompt_;
   std::string pending_text_;
   std::string name_ = "<stdin>";

@@ -1,6 +1,7 @@
 #include "tools/shell/shell.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -75,6 +76,23 @@ std::string TextCell(const client::RowsResult& rows, size_t row, const std::stri
     }
   }
   return "";
+}
+
+// Reads the terminal up to a new line. False on Ctrl-C (`interrupted`) or
+// the end of the input. Polls, so a signal that lands just before the read
+// cannot leave it blocked.
+bool WaitForEnter(const std::atomic<bool>& interrupted) {
+  while (!interrupted.load()) {
+    pollfd waiting{STDIN_FILENO, POLLIN, 0};
+    const int ready = poll(&waiting, 1, 100);
+    if (ready <= 0) continue;
+    char c = 0;
+    const ssize_t n = read(STDIN_FILENO, &c, 1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    if (c == '\n' || c == '\r') return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -310,13 +328,12 @@ void Shell::PrintRows(const std::string& cql, client::RowsResult result, Request
     }
     if (!result.metadata.paging_state) break;  // PrintRowCount ends it
     if (pausing) {
+      // Cleared before the prompt shows, so a Ctrl-C that answers it counts.
+      interrupted_->store(false);
       o.flush();
       std::cout << "---MORE---";
       std::cout.flush();
-      std::string ignored;
-      interrupted_->store(false);
-      if (!std::getline(std::cin, ignored) || interrupted_->load()) {
-        std::cin.clear();
+      if (!WaitForEnter(*interrupted_)) {
         std::cout << '\n';
         return;
       }
@@ -440,9 +457,12 @@ int Shell::Run() {
               << connection_->options().protocol_version << "]\n"
               << "Use HELP for help.\n";
     InstallInterruptHandler(false);
-    LineEditor editor(HistoryFile(), [this](const std::string& text) {
-      return CompletionCandidates(text, Catalog(), keyspace_);
-    });
+    LineEditor editor(
+        HistoryFile(),
+        [this](const std::string& text) {
+          return CompletionCandidates(text, Catalog(), keyspace_);
+        },
+        interrupted_);
     RunLines(editor, &editor);
     if (!exit_requested_) std::cout << '\n';
   } else {

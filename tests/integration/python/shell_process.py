@@ -32,7 +32,8 @@ class ShellTerminal:
     printed (escape sequences and carriage returns removed); `send` types."""
 
     def __init__(self, args: list[str], home: Path, extra_env: dict | None = None):
-        env = dict(os.environ, TERM="xterm", HOME=str(home), COLUMNS="200", LINES="50")
+        env = dict(os.environ, TERM="xterm", HOME=str(home), COLUMNS="200", LINES="50",
+                   LANG="C.UTF-8", LC_ALL="C.UTF-8")
         env.update(extra_env or {})
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child

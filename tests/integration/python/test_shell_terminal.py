@@ -73,6 +73,17 @@ def test_tab_completes_keywords_tables_and_columns(sibyl, keyspace, terminal):
     assert t.wait() == 0
 
 
+def test_typed_unicode_reaches_the_node_intact(sibyl, keyspace, terminal):
+    t = terminal("-k", keyspace)
+    t.expect(f"sibyl:{keyspace}> ")
+    t.send("INSERT INTO uniquely_named (k, c, v) VALUES (2, 1, 'ünïcödé ✓ 日本');\n")
+    t.expect(f"sibyl:{keyspace}> ")
+    t.send("SELECT v FROM uniquely_named WHERE k = 2;\n")
+    t.expect(" ünïcödé ✓ 日本\n")
+    t.send("EXIT\n")
+    assert t.wait() == 0
+
+
 def test_history_persists_across_sessions(sibyl, keyspace, terminal):
     first = terminal()
     first.expect("sibyl> ")
