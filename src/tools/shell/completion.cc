@@ -5,6 +5,7 @@
 #include <cctype>
 #include <set>
 
+#include "tools/shell/shell_text.h"
 #include "types/cql_identifier.h"
 
 namespace sibyl::tools::shell {
@@ -37,18 +38,6 @@ constexpr std::array<std::string_view, 30> kTypeNames = {
 
 bool IsNameChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '"';
-}
-
-std::string Upper(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 // The words of `text` (names, keywords), skipping strings and punctuation,
@@ -88,7 +77,7 @@ std::string NameAsWritten(std::string_view word) {
   if (word.size() >= 2 && word.front() == '"' && word.back() == '"') {
     return std::string(word.substr(1, word.size() - 2));
   }
-  return Lower(word);
+  return AsciiLower(word);
 }
 
 bool StartsWithFolded(std::string_view candidate, std::string_view partial) {
@@ -164,13 +153,13 @@ std::vector<std::string> CompletionCandidates(std::string_view line, const Schem
     for (std::string_view starter : kStarters) out.Add(starter);
     return out.Take();
   }
-  const std::string first = Upper(words.front().text);
-  const std::string previous = Upper(words.back().text);
+  const std::string first = AsciiUpper(words.front().text);
+  const std::string previous = AsciiUpper(words.back().text);
   // The keyspace the statement names, if any (USE'd otherwise).
   std::string statement_keyspace = keyspace;
   std::vector<std::string> tables_named;
   for (size_t i = 0; i + 1 < words.size(); ++i) {
-    const std::string w = Upper(words[i].text);
+    const std::string w = AsciiUpper(words[i].text);
     if (w == "FROM" || w == "INTO" || w == "UPDATE" || w == "TABLE" || w == "ON" ||
         w == "TRUNCATE" || (w == "COPY" && i == 0)) {
       std::string name = words[i + 1].text;
@@ -186,7 +175,7 @@ std::vector<std::string> CompletionCandidates(std::string_view line, const Schem
   }
   if (previous == "USE" || previous == "KEYSPACE" ||
       (previous == "EXISTS" && words.size() >= 4 &&
-       Upper(words[words.size() - 4].text) == "KEYSPACE")) {
+       AsciiUpper(words[words.size() - 4].text) == "KEYSPACE")) {
     for (const auto& name : catalog.keyspaces) out.AddName("", name);
     return out.Take();
   }
@@ -215,8 +204,8 @@ std::vector<std::string> CompletionCandidates(std::string_view line, const Schem
   const bool defines_columns =
       first == "CREATE" ||
       (first == "ALTER" && std::any_of(words.begin(), words.end(),
-                                       [](const Word& w) { return Upper(w.text) == "ADD"; }));
-  const bool after_add = words.size() >= 2 && Upper(words[words.size() - 2].text) == "ADD";
+                                       [](const Word& w) { return AsciiUpper(w.text) == "ADD"; }));
+  const bool after_add = words.size() >= 2 && AsciiUpper(words[words.size() - 2].text) == "ADD";
   if (defines_columns && previous != "ADD" &&
       (words.back().before == '(' || words.back().before == ',' || after_add)) {
     for (std::string_view type : kTypeNames) out.Add(type);

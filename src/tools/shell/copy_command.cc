@@ -17,6 +17,7 @@
 #include "cql/parser.h"
 #include "query/terms/literal_conversion.h"
 #include "tools/shell/csv_format.h"
+#include "tools/shell/shell_text.h"
 #include "types/cql_identifier.h"
 #include "types/literal.h"
 #include "types/value_codec.h"
@@ -31,15 +32,6 @@ class CopyError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-std::string Upper(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return text;
-}
-std::string Lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
 
 // ---------------------------------------------------------------------------
 // The statement
@@ -118,7 +110,7 @@ class StatementReader {
     return false;
   }
   bool AcceptWord(const std::string& word) {
-    if (Peek().kind == Token::Kind::kWord && Upper(Peek().text) == word) {
+    if (Peek().kind == Token::Kind::kWord && AsciiUpper(Peek().text) == word) {
       Next();
       return true;
     }
@@ -127,7 +119,7 @@ class StatementReader {
   // A name: a word (case-folded) or a "quoted name" (kept).
   std::string Name(const char* what) {
     const Token t = Next();
-    if (t.kind == Token::Kind::kWord) return Lower(t.text);
+    if (t.kind == Token::Kind::kWord) return AsciiLower(t.text);
     if (t.kind == Token::Kind::kQuotedName) return t.text;
     throw CopyError(std::string("Improper COPY command: expected ") + what + ".");
   }
@@ -167,7 +159,7 @@ CopyStatement ParseCopy(const std::string& text, const std::string& current_keys
       if (const char* home = std::getenv("HOME")) s.file = std::string(home) + s.file->substr(1);
     }
   } else if (target.kind == Token::Kind::kWord &&
-             Upper(target.text) == (s.to ? "STDOUT" : "STDIN")) {
+             AsciiUpper(target.text) == (s.to ? "STDOUT" : "STDIN")) {
     s.file.reset();
   } else {
     throw CopyError(std::string("Improper COPY command: expected a quoted file name or ") +
@@ -184,7 +176,7 @@ CopyStatement ParseCopy(const std::string& text, const std::string& current_keys
       if (value.kind == Token::Kind::kEnd || value.kind == Token::Kind::kPunctuation) {
         throw CopyError("Improper COPY command: expected a value for " + name.text + ".");
       }
-      s.options[Lower(name.text)] = value.text;
+      s.options[AsciiLower(name.text)] = value.text;
     } while (r.AcceptWord("AND"));
   }
   r.Accept(";");
@@ -218,7 +210,7 @@ long Whole(const std::string& name, const std::string& value) {
   errno = 0;
   const long n = std::strtol(value.c_str(), &end, 10);
   if (value.empty() || *end != '\0' || errno != 0) {
-    throw CopyError("Invalid value for " + Upper(name) + ": '" + value + "' is not a number");
+    throw CopyError("Invalid value for " + AsciiUpper(name) + ": '" + value + "' is not a number");
   }
   return n;
 }
@@ -235,7 +227,7 @@ CopyOptions ReadOptions(const CopyStatement& s) {
     } else if (name == "escape") {
       o.dialect.escape = SingleChar("ESCAPE", value);
     } else if (name == "header") {
-      o.header = Lower(value) == "true" || Lower(value) == "yes" || value == "1";
+      o.header = AsciiLower(value) == "true" || AsciiLower(value) == "yes" || value == "1";
     } else if (name == "null" || name == "nullval") {
       o.null_text = value;
     } else if (s.to && name == "pagesize") {

@@ -14,17 +14,13 @@
 #include "tools/shell/interrupt_flag.h"
 #include "tools/shell/line_editor.h"
 #include "tools/shell/result_table.h"
+#include "tools/shell/shell_text.h"
 #include "tools/shell/statement_splitter.h"
 #include "types/cql_identifier.h"
 #include "types/value_codec.h"
 
 namespace sibyl::tools::shell {
 namespace {
-
-std::string Upper(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return text;
-}
 
 // The statement's words, split at blank space and ';' (quotes kept together).
 std::vector<std::string> WordsOf(const std::string& statement) {
@@ -66,16 +62,6 @@ std::string HistoryFile() {
   const std::filesystem::path dir = std::filesystem::path(home) / ".sibyl";
   std::filesystem::create_directories(dir, ignored);
   return (dir / "shell_history").string();
-}
-
-// A text cell of a system table row, "" when null.
-std::string TextCell(const client::RowsResult& rows, size_t row, const std::string& column) {
-  for (size_t i = 0; i < rows.metadata.columns.size(); ++i) {
-    if (rows.metadata.columns[i].name == column && row < rows.rows.size() && rows.rows[row][i]) {
-      return *rows.rows[row][i];
-    }
-  }
-  return "";
 }
 
 // Reads the terminal up to a new line. False on Ctrl-C (`interrupted`) or
@@ -362,7 +348,7 @@ void Shell::PrintWarnings(const std::vector<std::string>& warnings) {
 void Shell::Handle(const std::string& statement) {
   const std::vector<std::string> words = WordsOf(statement);
   if (words.empty()) return;
-  const std::string command = Upper(words.front());
+  const std::string command = AsciiUpper(words.front());
   const std::vector<std::string> rest(words.begin() + 1, words.end());
   if (command == "EXIT" || command == "QUIT") {
     exit_requested_ = true;
@@ -370,7 +356,7 @@ void Shell::Handle(const std::string& statement) {
     DoSwitch(words);
   } else if (command == "CONSISTENCY") {
     DoConsistency(rest, false);
-  } else if (command == "SERIAL" && !rest.empty() && Upper(rest.front()) == "CONSISTENCY") {
+  } else if (command == "SERIAL" && !rest.empty() && AsciiUpper(rest.front()) == "CONSISTENCY") {
     DoConsistency(std::vector<std::string>(rest.begin() + 1, rest.end()), true);
   } else if (command == "TRACING") {
     DoTracing(rest);

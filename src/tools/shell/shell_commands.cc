@@ -15,15 +15,11 @@
 #include "tools/shell/help_topics.h"
 #include "tools/shell/result_table.h"
 #include "tools/shell/shell.h"
+#include "tools/shell/shell_text.h"
 #include "types/cql_identifier.h"
 
 namespace sibyl::tools::shell {
 namespace {
-
-std::string Upper(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return text;
-}
 
 // A quoted file name as cqlsh unprotects it ('it''s' -> it's), ~ expanded.
 std::string FileName(const std::string& word) {
@@ -45,24 +41,17 @@ std::string FileName(const std::string& word) {
 }
 
 std::optional<protocol::Consistency> ParseConsistency(const std::string& word) {
-  const std::string upper = Upper(word);
+  const std::string upper = AsciiUpper(word);
   for (uint16_t level = 0; level <= 0x000A; ++level) {
     if (upper == protocol::ConsistencyName(level)) return static_cast<protocol::Consistency>(level);
   }
   return std::nullopt;
 }
 
-std::string TextCell(const client::RowsResult& rows, size_t row, const std::string& column) {
-  for (size_t i = 0; i < rows.metadata.columns.size(); ++i) {
-    if (rows.metadata.columns[i].name == column && rows.rows[row][i]) return *rows.rows[row][i];
-  }
-  return "";
-}
-
 }  // namespace
 
 void Shell::DoSwitch(const std::vector<std::string>& words) {
-  const std::string command = Upper(words.front());
+  const std::string command = AsciiUpper(words.front());
   const bool paging = command == "PAGING";
   const std::string description = paging ? "Query paging" : "Expanded output";
   bool& state = paging ? paging_ : expand_;
@@ -73,7 +62,7 @@ void Shell::DoSwitch(const std::vector<std::string>& words) {
       std::cout << description << " is currently disabled. Use " << command << " ON to enable.\n";
     }
   } else {
-    const std::string value = Upper(words[1]);
+    const std::string value = AsciiUpper(words[1]);
     if (value == "ON") {
       if (state) {
         PrintError(description + " is already enabled. Use " + command + " OFF to disable.");
@@ -133,7 +122,7 @@ void Shell::DoTracing(const std::vector<std::string>& words) {
     std::cout << "Tracing is currently disabled. Use TRACING ON to enable.\n";
     return;
   }
-  const std::string value = Upper(words.front());
+  const std::string value = AsciiUpper(words.front());
   if (value == "ON") {
     PrintError("Tracing is not supported by Sibyl yet: statements run untraced.");
   } else if (value == "OFF") {
@@ -166,7 +155,7 @@ void Shell::DoDescribe(const std::string& statement) {
     std::string word;
     for (char c : statement + " ") {
       if (std::isspace(static_cast<unsigned char>(c))) {
-        if (!word.empty()) words.push_back(Upper(word));
+        if (!word.empty()) words.push_back(AsciiUpper(word));
         word.clear();
       } else {
         word.push_back(c);
@@ -254,7 +243,7 @@ void Shell::DoCapture(const std::vector<std::string>& words) {
     }
     return;
   }
-  if (Upper(words.front()) == "OFF") {
+  if (AsciiUpper(words.front()) == "OFF") {
     if (!capture_) {
       PrintError("Not currently capturing output.");
       return;
@@ -282,7 +271,7 @@ void Shell::DoCapture(const std::vector<std::string>& words) {
 }
 
 void Shell::DoShow(const std::vector<std::string>& words) {
-  const std::string what = words.empty() ? "" : Upper(words.front());
+  const std::string what = words.empty() ? "" : AsciiUpper(words.front());
   if (what == "VERSION") {
     std::cout << "[sibyl shell " << server::kSibylVersion << " | Cassandra " << release_version_
               << " | CQL spec " << cql_version_ << " | Native protocol v"

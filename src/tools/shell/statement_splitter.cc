@@ -3,16 +3,12 @@
 #include <array>
 #include <cctype>
 
+#include "tools/shell/shell_text.h"
+
 namespace sibyl::tools::shell {
 namespace {
 
 bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-std::string Upper(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f'; }
 
@@ -24,7 +20,7 @@ bool IsLineCommand(std::string_view word) {
       "HELP",   "?",       "CONSISTENCY", "SERIAL", "DESCRIBE", "DESC",   "SHOW",
       "SOURCE", "CAPTURE", "LOGIN",       "DEBUG",  "TRACING",  "EXPAND", "PAGING",
       "EXIT",   "QUIT",    "CLEAR",       "CLS",    "HISTORY"};
-  const std::string upper = Upper(word);
+  const std::string upper = AsciiUpper(word);
   for (std::string_view command : kCommands) {
     if (upper == command) return true;
   }
@@ -64,7 +60,7 @@ void StatementSplitter::Finish(std::vector<std::string>& out) {
 }
 
 void StatementSplitter::NoteWord(std::string_view word) {
-  const std::string upper = Upper(word);
+  const std::string upper = AsciiUpper(word);
   if (words_++ == 0) {
     first_word_ = upper;
     ends_at_newline_ = IsLineCommand(upper);
