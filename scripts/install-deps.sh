@@ -25,6 +25,8 @@ packages=(
   python3 python3-cassandra python3-pytest python3-lz4 python3-snappy
   # integration tests: gocql 1.3.2 (its dependencies come with it) and Go 1.19
   golang-go golang-github-gocql-gocql-dev
+  # cluster tests: etcd (the metadata store) and nftables (network partitions)
+  etcd-server nftables
 )
 
 is_installed() {

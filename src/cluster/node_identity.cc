@@ -39,19 +39,20 @@ std::string Trim(std::string_view s) {
   return std::string(s.substr(begin, end - begin + 1));
 }
 
-std::vector<Token> ParseTokens(const std::string& text, const std::string& where) {
-  std::vector<Token> tokens;
+std::vector<dht::Token> ParseTokens(const std::string& text, const std::string& where) {
+  std::vector<dht::Token> tokens;
   size_t start = 0;
   while (start <= text.size()) {
     size_t comma = text.find(',', start);
     if (comma == std::string::npos) comma = text.size();
     const std::string item = Trim(std::string_view(text).substr(start, comma - start));
-    Token token = 0;
+    dht::Token token = 0;
     const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), token);
     if (item.empty() || error != std::errc() || end != item.data() + item.size()) {
       Fail(where + ": '" + item + "' is not a token (a signed 64-bit integer)");
     }
-    if (token == kMinimumToken) Fail(where + ": the minimum token " + item + " cannot be owned");
+    if (token == dht::kMinimumToken)
+      Fail(where + ": the minimum token " + item + " cannot be owned");
     tokens.push_back(token);
     start = comma + 1;
   }
@@ -183,7 +184,7 @@ NodeIdentity LoadOrCreateNodeIdentity(const std::filesystem::path& data_dir, int
   std::random_device entropy;
   std::seed_seq seed{entropy(), entropy(), entropy(), entropy()};
   std::mt19937_64 rng(seed);
-  identity.tokens = RandomTokens(num_tokens, rng);
+  identity.tokens = dht::RandomTokens(num_tokens, rng);
   WriteAtomically(path, Serialize(identity));
   return identity;
 }

@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "cluster/token.h"
 #include "common/bytes.h"
+#include "dht/token.h"
 
 namespace sibyl::cluster {
 
 struct NodeIdentity {
   std::array<uint8_t, 16> host_id{};  // a random (v4) UUID
-  std::vector<Token> tokens;          // sorted
+  std::vector<dht::Token> tokens;     // sorted
 };
 
 // Loads the identity stored in `data_dir`, or creates one with `num_tokens`

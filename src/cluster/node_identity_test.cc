@@ -77,7 +77,7 @@ TEST_F(NodeIdentityTest, ReadsAHandWrittenFile) {
   const NodeIdentity identity = LoadOrCreateNodeIdentity(dir_, 3, warning);
   EXPECT_TRUE(warning.empty());
   EXPECT_EQ(types::Uuid{identity.host_id}.ToString(), "0e5b4c1a-7d7b-4c1e-9f0e-5d7e9c1b2a3f");
-  EXPECT_EQ(identity.tokens, (std::vector<Token>{-9223372036854775807, 10, 30}));
+  EXPECT_EQ(identity.tokens, (std::vector<dht::Token>{-9223372036854775807, 10, 30}));
 }
 
 TEST_F(NodeIdentityTest, CorruptFilesFailWithOneLineErrors) {

@@ -13,9 +13,9 @@
 #include <thread>
 
 #include "cluster/coordinator.h"
-#include "cluster/token.h"
 #include "common/check.h"
 #include "common/error.h"
+#include "dht/token.h"
 #include "storage/reference_engine.h"
 #include "types/value_codec.h"
 
@@ -24,7 +24,7 @@ namespace {
 
 storage::PartitionKey Key(int32_t k) {
   Bytes key = types::EncodeInt(k);
-  return storage::PartitionKey{Murmur3Token(key), key};
+  return storage::PartitionKey{dht::Murmur3Token(key), key};
 }
 
 TEST(PartitionLocksTest, SamePartitionSameStripeAndKeysSpread) {

@@ -43,13 +43,13 @@ Bytes RoutingKey(const std::vector<BytesView>& components) {
     component_too_long |= component.size() > kMaxKeyLength;
   }
   if (component_too_long) CheckKeyLength(composite_length);
-  return cluster::CompositeRoutingKey(components);
+  return dht::CompositeRoutingKey(components);
 }
 
 PartitionPosition PartitionAt(const TableMetadata& table, Bytes routing_key) {
   PartitionPosition position;
   position.key = std::move(routing_key);
-  position.token = table.is_virtual ? cluster::kMinimumToken : cluster::Murmur3Token(position.key);
+  position.token = table.is_virtual ? dht::kMinimumToken : dht::Murmur3Token(position.key);
   return position;
 }
 
@@ -67,8 +67,8 @@ int ComparePartitions(const TableMetadata& table, const PartitionPosition& a,
   const size_t key_size = table.partition_key_size();
   if (key_size == 1) return Sign(types::Compare(*table.columns[0].type, a.key, b.key));
   // LocalPartitioner over a CompositeType: component by component.
-  const std::vector<BytesView> left = cluster::SplitCompositeRoutingKey(a.key, key_size);
-  const std::vector<BytesView> right = cluster::SplitCompositeRoutingKey(b.key, key_size);
+  const std::vector<BytesView> left = dht::SplitCompositeRoutingKey(a.key, key_size);
+  const std::vector<BytesView> right = dht::SplitCompositeRoutingKey(b.key, key_size);
   for (size_t i = 0; i < key_size; ++i) {
     int c = types::Compare(*table.columns[i].type, left[i], right[i]);
     if (c != 0) return Sign(c);

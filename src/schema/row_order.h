@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "cluster/token.h"
 #include "common/bytes.h"
+#include "dht/token.h"
 #include "schema/table_metadata.h"
 #include "storage/clustering_order.h"
 #include "storage/mutation.h"
@@ -25,7 +25,7 @@ using Row = std::vector<OptBytes>;
 // Where a partition sits on the ring.
 struct PartitionPosition {
   // The key's Murmur3 token; kMinimumToken for every partition of a virtual table.
-  cluster::Token token = cluster::kMinimumToken;
+  dht::Token token = dht::kMinimumToken;
   Bytes key;  // the routing key: the serialized value, or the composite form for several columns
 
   // <0, 0, >0 as *this sorts before, with, or after `other` in a table

@@ -246,8 +246,8 @@ TEST(RowOrderTest, SortsByTokenThenClusteringOrder) {
   std::vector<Row> rows{row(1, 1), row(2, 5), row(1, 3), row(2, 7)};
   SortRows(*table, rows);
   // Token of int 1 (00000001) is -4069959284402364209.
-  const cluster::Token one = cluster::Murmur3Token(types::EncodeInt(1));
-  const cluster::Token two = cluster::Murmur3Token(types::EncodeInt(2));
+  const dht::Token one = dht::Murmur3Token(types::EncodeInt(1));
+  const dht::Token two = dht::Murmur3Token(types::EncodeInt(2));
   ASSERT_EQ(one, -4069959284402364209);
   std::vector<Row> expected = one < two
                                   ? std::vector<Row>{row(1, 3), row(1, 1), row(2, 7), row(2, 5)}

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "cluster/token.h"
+#include "dht/token.h"
 
 namespace sibyl::query {
 namespace {
@@ -30,7 +30,7 @@ storage::ReadPosition PositionAfter(const schema::TableMetadata& table, const sc
   storage::ReadPosition position;
   schema::PartitionPosition partition = schema::PartitionOf(table, row);
   position.partition.key = std::move(partition.key);
-  position.partition.token = cluster::Murmur3Token(position.partition.key);
+  position.partition.token = dht::Murmur3Token(position.partition.key);
   if (HasClustering(table, row)) {
     storage::Clustering clustering;
     clustering.reserve(table.clustering_size());

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-#include "cluster/token.h"
+#include "dht/token.h"
 #include "query/restrictions/restrictions.h"
 #include "types/collection_value.h"
 #include "types/value_codec.h"
@@ -20,7 +20,7 @@ using schema::TableMetadata;
 std::vector<BytesView> SplitPartitionKey(const TableMetadata& table, BytesView key) {
   const size_t count = table.partition_key_size();
   if (count == 1) return {key};
-  return cluster::SplitCompositeRoutingKey(key, count);
+  return dht::SplitCompositeRoutingKey(key, count);
 }
 
 bool IsMultiCell(const types::CqlType& type) {

@@ -4,7 +4,7 @@
 
 #include "query/read/storage_row_source.h"
 
-#include "cluster/token.h"
+#include "dht/token.h"
 #include "query/read/engine_test_util.h"
 #include "types/collection_value.h"
 #include "types/value_codec.h"
@@ -33,7 +33,7 @@ class StorageRowSourceTest : public Fixture {
   static storage::PartitionKey IntKey(int32_t k) {
     storage::PartitionKey key;
     key.key = types::EncodeInt(k);
-    key.token = cluster::Murmur3Token(key.key);
+    key.token = dht::Murmur3Token(key.key);
     return key;
   }
   static ReadCell Cell(std::string column, Bytes value, int64_t timestamp = 10) {
@@ -73,8 +73,8 @@ TEST_F(StorageRowSourceTest, InReadsEveryPartitionOnceInKeyOrder) {
 TEST_F(StorageRowSourceTest, NoPartitionRestrictionScansTheRing) {
   (void)Rows("SELECT * FROM ks.t");
   EXPECT_TRUE(LastRead().partitions.empty());
-  EXPECT_EQ(LastRead().range.start, cluster::kMinimumToken);
-  EXPECT_EQ(LastRead().range.end, cluster::kMinimumToken);
+  EXPECT_EQ(LastRead().range.start, dht::kMinimumToken);
+  EXPECT_EQ(LastRead().range.end, dht::kMinimumToken);
 }
 
 TEST_F(StorageRowSourceTest, ClusteringPrefixesBecomeSlicesInClusteringOrder) {

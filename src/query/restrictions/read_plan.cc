@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "cluster/token.h"
+#include "dht/token.h"
 #include "query/restrictions/clustering_slices.h"
 
 namespace sibyl::query {
@@ -19,10 +19,10 @@ bool ReadPlan::Contains(const schema::TableMetadata& table, const schema::Row& r
     const bool named = std::any_of(partitions->begin(), partitions->end(),
                                    [&](const storage::PartitionKey& p) { return p.key == key; });
     if (!named) return false;
-  } else if (range.start != cluster::kMinimumToken || range.end != cluster::kMinimumToken) {
-    const cluster::Token token = cluster::Murmur3Token(key);
+  } else if (range.start != dht::kMinimumToken || range.end != dht::kMinimumToken) {
+    const dht::Token token = dht::Murmur3Token(key);
     if (token <= range.start) return false;
-    if (range.end != cluster::kMinimumToken && token > range.end) return false;
+    if (range.end != dht::kMinimumToken && token > range.end) return false;
   }
   if (slices.empty()) return true;
   return std::any_of(slices.begin(), slices.end(), [&](const storage::ClusteringSlice& slice) {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cluster/token.h"
+#include "dht/token.h"
 #include "query/restrictions/clustering_slices.h"
 #include "query/restrictions/restrictions_test_util.h"
 
@@ -18,7 +18,7 @@ using storage::ClusteringSlice;
 using testing::PreparedWhere;
 using types::EncodeInt;
 
-constexpr int64_t kMin = cluster::kMinimumToken;
+constexpr int64_t kMin = dht::kMinimumToken;
 
 ClusteringBound Bound(std::vector<int32_t> values, bool inclusive) {
   ClusteringBound b;
@@ -49,7 +49,7 @@ std::string Text(const std::vector<ClusteringSlice>& slices) {
 
 storage::PartitionKey Key(int32_t k) {
   const Bytes key = EncodeInt(k);
-  return {cluster::Murmur3Token(key), key};
+  return {dht::Murmur3Token(key), key};
 }
 
 class ReadPlanTest : public ::testing::Test {
@@ -121,7 +121,7 @@ TEST_F(ReadPlanTest, NamedPartitions) {
   // In key order: (1, 3), (1, 4), (2, 3), (2, 4).
   const Bytes key = schema::RoutingKey({EncodeInt(2), EncodeInt(3)});
   EXPECT_EQ((*product.plan.partitions)[2].key, key);
-  EXPECT_EQ((*product.plan.partitions)[2].token, cluster::Murmur3Token(key));
+  EXPECT_EQ((*product.plan.partitions)[2].token, dht::Murmur3Token(key));
 }
 
 TEST_F(ReadPlanTest, TokenRanges) {

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <string>
 
-#include "cluster/token.h"
 #include "common/check.h"
 #include "common/error.h"
+#include "dht/token.h"
 #include "query/restrictions/cartesian_product.h"
 #include "query/restrictions/clustering_slices.h"
 #include "query/restrictions/key_values.h"
@@ -264,7 +264,7 @@ BoundToken BindToken(const TokenRestriction& t, const BoundValues& values) {
 // selects nothing (no wrapping), and the minimum token as a bound means the
 // ring's start or end. False when the range holds no token.
 bool TokenRangeOf(const BoundToken& b, storage::TokenRange& range) {
-  constexpr int64_t kMin = cluster::kMinimumToken;
+  constexpr int64_t kMin = dht::kMinimumToken;
   const int64_t start = b.low.value_or(kMin);
   const int64_t end = b.high.value_or(kMin);
   if (start != kMin && end != kMin &&
@@ -326,7 +326,7 @@ std::vector<storage::PartitionKey> NamedPartitions(const Restrictions& restricti
   for (const auto& components : keys) {
     storage::PartitionKey key;
     key.key = CheckedRoutingKey(components);
-    key.token = table.is_virtual ? cluster::kMinimumToken : cluster::Murmur3Token(key.key);
+    key.token = table.is_virtual ? dht::kMinimumToken : dht::Murmur3Token(key.key);
     partitions.push_back(std::move(key));
   }
   return partitions;

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "cluster/token.h"
 #include "common/error.h"
+#include "dht/token.h"
 #include "query/functions/function_registry.h"
 #include "query/terms/literal_conversion.h"
 #include "schema/row_order.h"
@@ -110,7 +110,7 @@ SelectorFactoryPtr PrepareToken(const cql::Selector& selector, SelectorPreparati
           if (!a) return std::nullopt;
           components.push_back(*a);
         }
-        return types::EncodeBigint(cluster::Murmur3Token(schema::RoutingKey(components)));
+        return types::EncodeBigint(dht::Murmur3Token(schema::RoutingKey(components)));
       });
   std::vector<CallArgument> arguments = DescribeArguments(selector.args, p);
   if (arguments.size() != key_types.size()) {

@@ -4,9 +4,9 @@
 #include <optional>
 #include <string>
 
-#include "cluster/token.h"
 #include "common/check.h"
 #include "common/error.h"
+#include "dht/token.h"
 #include "query/read/row_source.h"
 #include "query/read/storage_row_source.h"
 #include "query/statements/consistency_rules.h"

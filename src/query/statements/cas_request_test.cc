@@ -112,7 +112,7 @@ class CasTest : public testing::QueryTest, public ::testing::WithParamInterface<
     schema::TablePtr table = store_.snapshot()->FindTable("ks", table_name);
     storage::ReadCommand command;
     command.table_id = table->id;
-    command.partitions = {storage::PartitionKey{cluster::Murmur3Token(Int(key)), Int(key)}};
+    command.partitions = {storage::PartitionKey{dht::Murmur3Token(Int(key)), Int(key)}};
     command.now_seconds = clock_.NowSeconds();
     const ReadRequest request{
         .schema = *store_.snapshot(), .table = *table, .now_seconds = command.now_seconds};
@@ -380,7 +380,7 @@ TEST_P(CasTest, WritesAtAFreshTimestampEvenOverDefaultTimestamp) {
   schema::TablePtr table = store_.snapshot()->FindTable("ks", "kv");
   storage::ReadCommand command;
   command.table_id = table->id;
-  command.partitions = {storage::PartitionKey{cluster::Murmur3Token(Int(1)), Int(1)}};
+  command.partitions = {storage::PartitionKey{dht::Murmur3Token(Int(1)), Int(1)}};
   command.now_seconds = clock_.NowSeconds();
   storage::ReadResult read = coordinator_.Read(command);
   ASSERT_EQ(read.partitions.size(), 1u);

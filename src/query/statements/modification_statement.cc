@@ -4,9 +4,9 @@
 #include <string>
 #include <variant>
 
-#include "cluster/token.h"
 #include "common/check.h"
 #include "common/error.h"
+#include "dht/token.h"
 #include "query/statements/cas_request.h"
 #include "query/statements/consistency_rules.h"
 #include "query/statements/select_statement.h"

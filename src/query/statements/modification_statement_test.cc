@@ -6,8 +6,8 @@
 
 #include <variant>
 
-#include "cluster/token.h"
 #include "cql/parser.h"
+#include "dht/token.h"
 #include "query/query_test_util.h"
 #include "storage/engine.h"
 
@@ -171,9 +171,9 @@ TEST_F(ModificationTest, NullWritesATombstoneAndUnsetLeavesTheColumn) {
 TEST_F(ModificationTest, CompositePartitionKeyUsesTheCompositeRoutingKey) {
   Mutation m = One("INSERT INTO comp (k1, k2, v) VALUES (1, 'x', 3)");
   const Bytes one = Int(1);
-  const Bytes expected = cluster::CompositeRoutingKey({one, "x"});
+  const Bytes expected = dht::CompositeRoutingKey({one, "x"});
   EXPECT_EQ(m.partition.key, expected);
-  EXPECT_EQ(m.partition.token, cluster::Murmur3Token(expected));
+  EXPECT_EQ(m.partition.token, dht::Murmur3Token(expected));
 }
 
 TEST_F(ModificationTest, InsertValidation) {
@@ -695,7 +695,7 @@ class ListReadTest : public ModificationTest {
   // The stored list [10, 20] of row k = 1, with paths p0 < p1.
   void StoreList() {
     storage::ReadPartition partition;
-    partition.key = storage::PartitionKey{cluster::Murmur3Token(Int(1)), Int(1)};
+    partition.key = storage::PartitionKey{dht::Murmur3Token(Int(1)), Int(1)};
     storage::ReadRow row;
     for (int i = 0; i < 2; ++i) {
       storage::ReadCell cell;
@@ -774,7 +774,7 @@ TEST_F(ListReadTest, OnlyReadingOperationsRead) {
 
 TEST_F(ListReadTest, StaticListReadsTheStaticRow) {
   storage::ReadPartition partition;
-  partition.key = storage::PartitionKey{cluster::Murmur3Token(Int(1)), Int(1)};
+  partition.key = storage::PartitionKey{dht::Murmur3Token(Int(1)), Int(1)};
   storage::ReadRow row;
   storage::ReadCell cell;
   cell.column = "sl";

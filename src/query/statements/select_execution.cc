@@ -16,8 +16,8 @@
 #include <limits>
 #include <string>
 
-#include "cluster/token.h"
 #include "common/error.h"
+#include "dht/token.h"
 #include "query/read/paging_state.h"
 #include "query/statements/consistency_rules.h"
 #include "query/statements/select_statement.h"
@@ -365,7 +365,7 @@ class SelectExecution {
   storage::ReadPosition ResumePosition(const PagingState& state) const {
     storage::ReadPosition position;
     position.partition.key = state.partition_key;
-    position.partition.token = cluster::Murmur3Token(state.partition_key);
+    position.partition.token = dht::Murmur3Token(state.partition_key);
     if (!state.clustering.empty()) {
       position.last_row = storage::Clustering(state.clustering.begin(), state.clustering.end());
     }

@@ -1,7 +1,7 @@
 #include "query/terms/term.h"
 
-#include "cluster/token.h"
 #include "common/error.h"
+#include "dht/token.h"
 #include "query/functions/function_registry.h"
 #include "query/terms/literal_conversion.h"
 #include "schema/row_order.h"
@@ -157,7 +157,7 @@ FunctionPtr TokenFunction(const cql::Term& term, const BindSpecCollector& binds)
           if (!arg) return std::nullopt;
           components.push_back(*arg);
         }
-        return types::EncodeBigint(cluster::Murmur3Token(schema::RoutingKey(components)));
+        return types::EncodeBigint(dht::Murmur3Token(schema::RoutingKey(components)));
       });
   if (term.elements.size() != key_types.size()) {
     ThrowInvalid("Invalid number of arguments in call to function " + f->QualifiedName() + ": " +

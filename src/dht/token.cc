@@ -1,4 +1,4 @@
-#include "cluster/token.h"
+#include "dht/token.h"
 
 #include <algorithm>
 #include <cstring>
@@ -6,7 +6,7 @@
 
 #include "common/check.h"
 
-namespace sibyl::cluster {
+namespace sibyl::dht {
 namespace {
 
 uint64_t RotateLeft(uint64_t v, int n) { return (v << n) | (v >> (64 - n)); }
@@ -138,4 +138,4 @@ std::vector<Token> RandomTokens(int count, std::mt19937_64& rng) {
   return {tokens.begin(), tokens.end()};
 }
 
-}  // namespace sibyl::cluster
+}  // namespace sibyl::dht

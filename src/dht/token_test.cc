@@ -1,11 +1,11 @@
-#include "cluster/token.h"
+#include "dht/token.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <initializer_list>
 
-namespace sibyl::cluster {
+namespace sibyl::dht {
 namespace {
 
 Bytes Of(std::initializer_list<int> bytes) {
@@ -101,4 +101,4 @@ TEST(RandomTokensTest, SortedDistinctAndReproducible) {
 }
 
 }  // namespace
-}  // namespace sibyl::cluster
+}  // namespace sibyl::dht

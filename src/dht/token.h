@@ -12,7 +12,7 @@
 
 #include "common/bytes.h"
 
-namespace sibyl::cluster {
+namespace sibyl::dht {
 
 using Token = int64_t;
 constexpr Token kMinimumToken = INT64_MIN;
@@ -32,4 +32,4 @@ std::vector<BytesView> SplitCompositeRoutingKey(BytesView key, size_t count);
 // `count` distinct random tokens, sorted, none equal to kMinimumToken.
 std::vector<Token> RandomTokens(int count, std::mt19937_64& rng);
 
-}  // namespace sibyl::cluster
+}  // namespace sibyl::dht
