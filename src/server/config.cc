@@ -98,6 +98,50 @@ Setter Millis(std::chrono::milliseconds Config::*field, bool legacy_integer) {
   };
 }
 
+Setter Bool(bool Config::*field) {
+  return [field](Config& c, const std::string& k, const std::string& v) {
+    // SnakeYAML's booleans, as Cassandra reads them.
+    static const std::set<std::string> kTrue{"true", "True", "TRUE", "yes", "Yes", "on", "On"};
+    static const std::set<std::string> kFalse{"false", "False", "FALSE", "no", "No", "off", "Off"};
+    if (kTrue.count(v)) {
+      c.*field = true;
+    } else if (kFalse.count(v)) {
+      c.*field = false;
+    } else {
+      Bad(k, v, "expected true or false");
+    }
+  };
+}
+
+// A comma-separated list, items trimmed, empty items dropped.
+std::vector<std::string> SplitList(const std::string& value) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t comma = std::min(value.find(',', start), value.size());
+    std::string item = value.substr(start, comma - start);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (!item.empty()) items.push_back(item);
+    start = comma + 1;
+  }
+  return items;
+}
+
+// A duration key in both of Cassandra 4.1's spellings: `name` ("2000ms",
+// "2s") and the older `name_in_ms` (an integer of milliseconds).
+void AddDurationKeys(std::map<std::string, KeySpec>& keys, const std::string& name,
+                     std::chrono::milliseconds Config::*field, const char* description) {
+  keys.emplace(name, KeySpec{"DURATION", description, Millis(field, false)});
+  keys.emplace(name + "_in_ms",
+               KeySpec{"N", "the same in ms (older spelling)", Millis(field, true)});
+}
+
+std::string ShortSnitchName(const std::string& value) {
+  static const std::string kPackage = "org.apache.cassandra.locator.";
+  return value.rfind(kPackage, 0) == 0 ? value.substr(kPackage.size()) : value;
+}
+
 constexpr uint64_t kMaxFrameSizeLimit = 256ull * 1024 * 1024;
 
 void SetMaxFrameSize(Config& c, const std::string& key, uint64_t bytes, const std::string& v) {
@@ -108,115 +152,225 @@ void SetMaxFrameSize(Config& c, const std::string& key, uint64_t bytes, const st
 }
 
 const std::map<std::string, KeySpec>& Keys() {
-  static const std::map<std::string, KeySpec> keys{
-      {"cluster_name",
-       {"NAME", "name of the cluster (default: Test Cluster)", Text(&Config::cluster_name)}},
-      {"listen_address",
-       {"ADDR", "address of this node (default: 127.0.0.1)", Address(&Config::listen_address)}},
-      {"rpc_address",
-       {"ADDR", "address for CQL clients (default: listen_address)",
-        Address(&Config::rpc_address)}},
-      {"native_transport_address", {"ADDR", "same as rpc_address", Address(&Config::rpc_address)}},
-      {"broadcast_address",
-       {"ADDR", "address other nodes are told (default: listen_address)",
-        Address(&Config::broadcast_address)}},
-      {"broadcast_rpc_address",
-       {"ADDR", "address clients are told (default: rpc_address)",
-        Address(&Config::broadcast_rpc_address)}},
-      {"storage_port",
-       {"PORT", "inter-node port (default: 7000)", Int(&Config::storage_port, 1, 65535)}},
-      {"native_transport_port",
-       {"PORT", "CQL port (default: 9042)", Int(&Config::native_transport_port, 0, 65535)}},
-      {"native_transport_max_frame_size",
-       {"SIZE", "largest request accepted, e.g. 16MiB (default: 16MiB)",
-        [](Config& c, const std::string& k, const std::string& v) {
-          SetMaxFrameSize(c, k, ParseDataStorage(k, v), v);
-        }}},
-      {"native_transport_max_frame_size_in_mb",
-       {"N", "the same in MiB (older spelling)",
-        [](Config& c, const std::string& k, const std::string& v) {
-          SetMaxFrameSize(c, k, static_cast<uint64_t>(ParseInteger(k, v, 1, 255)) << 20, v);
-        }}},
-      {"native_transport_max_concurrent_connections",
-       {"N", "connection limit, -1 for none (default: -1)",
-        Int(&Config::native_transport_max_concurrent_connections, -1, INT32_MAX)}},
-      {"data_file_directories",
-       {"DIR", "data directory (default: ./sibyl-data); in YAML a list",
-        [](Config& c, const std::string& k, const std::string& v) {
-          if (v.empty()) Bad(k, v, "empty path");
-          c.data_file_directories = {v};
-        }}},
-      {"data_dir", {"DIR", "same as data_file_directories", nullptr}},
-      {"commitlog_directory",
-       {"DIR", "commit log directory (default: <data dir>/commitlog)",
-        [](Config& c, const std::string& k, const std::string& v) {
-          if (v.empty()) Bad(k, v, "empty path");
-          c.commitlog_directory = v;
-        }}},
-      {"commitlog_sync",
-       {"MODE", "periodic, batch or group (default: periodic)",
-        [](Config& c, const std::string& k, const std::string& v) {
-          if (v == "periodic")
-            c.commitlog_sync = CommitlogSync::kPeriodic;
-          else if (v == "batch")
-            c.commitlog_sync = CommitlogSync::kBatch;
-          else if (v == "group")
-            c.commitlog_sync = CommitlogSync::kGroup;
-          else
-            Bad(k, v, "expected periodic, batch or group");
-        }}},
-      {"commitlog_sync_period",
-       {"DURATION", "periodic fsync interval (default: 10000ms)",
-        [](Config& c, const std::string& k, const std::string& v) {
-          Millis(&Config::commitlog_sync_period, false)(c, k, v);
-          c.commitlog_sync_period_given = true;
-        }}},
-      {"commitlog_sync_period_in_ms",
-       {"N", "the same in ms (older spelling)",
-        [](Config& c, const std::string& k, const std::string& v) {
-          Millis(&Config::commitlog_sync_period, true)(c, k, v);
-          c.commitlog_sync_period_given = true;
-        }}},
-      {"commitlog_sync_group_window",
-       {"DURATION", "group fsync window (default: 0ms; group mode needs one)",
-        Millis(&Config::commitlog_sync_group_window, false)}},
-      {"commitlog_sync_group_window_in_ms",
-       {"N", "the same in ms (older spelling)",
-        Millis(&Config::commitlog_sync_group_window, true)}},
-      {"num_tokens",
-       {"N", "tokens (vnodes) this node owns (default: 16)", Int(&Config::num_tokens, 1, 1536)}},
-      {"partitioner",
-       {"CLASS", "only Murmur3Partitioner",
-        [](Config& c, const std::string& k, const std::string& v) {
-          if (v != "org.apache.cassandra.dht.Murmur3Partitioner" && v != "Murmur3Partitioner") {
-            Bad(k, v, "Sibyl supports only org.apache.cassandra.dht.Murmur3Partitioner");
-          }
-          c.partitioner = "org.apache.cassandra.dht.Murmur3Partitioner";
-        }}},
-      {"endpoint_snitch",
-       {"CLASS", "only SimpleSnitch (datacenter and rack come from the keys below)",
-        [](Config& c, const std::string& k, const std::string& v) {
-          if (v != "SimpleSnitch" && v != "org.apache.cassandra.locator.SimpleSnitch") {
-            Bad(k, v, "Sibyl supports only SimpleSnitch for now");
-          }
-          c.endpoint_snitch = "SimpleSnitch";
-        }}},
-      {"datacenter",
-       {"NAME", "data center this node reports (default: datacenter1)", Text(&Config::datacenter)}},
-      {"rack", {"NAME", "rack this node reports (default: rack1)", Text(&Config::rack)}},
-      {"tombstone_warn_threshold",
-       {"N",
-        "tombstones a read may go over before the client is warned, -1: never "
-        "(default: 1000)",
-        Int(&Config::tombstone_warn_threshold, -1, INT32_MAX)}},
-      {"tombstone_failure_threshold",
-       {"N", "tombstones a read may go over before it fails, -1: never (default: 100000)",
-        Int(&Config::tombstone_failure_threshold, -1, INT32_MAX)}},
-      {"reactor_threads",
-       {"N", "threads serving connections, 0 = one per core (default: 0)",
-        Int(&Config::reactor_threads, 0, 256)}},
-  };
+  static const std::map<std::string, KeySpec> keys = [] {
+    std::map<std::string, KeySpec> keys{
+        {"cluster_name",
+         {"NAME", "name of the cluster (default: Test Cluster)", Text(&Config::cluster_name)}},
+        {"listen_address",
+         {"ADDR", "address of this node (default: 127.0.0.1)", Address(&Config::listen_address)}},
+        {"rpc_address",
+         {"ADDR", "address for CQL clients (default: listen_address)",
+          Address(&Config::rpc_address)}},
+        {"native_transport_address",
+         {"ADDR", "same as rpc_address", Address(&Config::rpc_address)}},
+        {"broadcast_address",
+         {"ADDR", "address other nodes are told (default: listen_address)",
+          Address(&Config::broadcast_address)}},
+        {"broadcast_rpc_address",
+         {"ADDR", "address clients are told (default: rpc_address)",
+          Address(&Config::broadcast_rpc_address)}},
+        {"storage_port",
+         {"PORT", "inter-node port (default: 7000)", Int(&Config::storage_port, 1, 65535)}},
+        {"native_transport_port",
+         {"PORT", "CQL port (default: 9042)", Int(&Config::native_transport_port, 0, 65535)}},
+        {"native_transport_max_frame_size",
+         {"SIZE", "largest request accepted, e.g. 16MiB (default: 16MiB)",
+          [](Config& c, const std::string& k, const std::string& v) {
+            SetMaxFrameSize(c, k, ParseDataStorage(k, v), v);
+          }}},
+        {"native_transport_max_frame_size_in_mb",
+         {"N", "the same in MiB (older spelling)",
+          [](Config& c, const std::string& k, const std::string& v) {
+            SetMaxFrameSize(c, k, static_cast<uint64_t>(ParseInteger(k, v, 1, 255)) << 20, v);
+          }}},
+        {"native_transport_max_concurrent_connections",
+         {"N", "connection limit, -1 for none (default: -1)",
+          Int(&Config::native_transport_max_concurrent_connections, -1, INT32_MAX)}},
+        {"data_file_directories",
+         {"DIR", "data directory (default: ./sibyl-data); in YAML a list",
+          [](Config& c, const std::string& k, const std::string& v) {
+            if (v.empty()) Bad(k, v, "empty path");
+            c.data_file_directories = {v};
+          }}},
+        {"data_dir", {"DIR", "same as data_file_directories", nullptr}},
+        {"commitlog_directory",
+         {"DIR", "commit log directory (default: <data dir>/commitlog)",
+          [](Config& c, const std::string& k, const std::string& v) {
+            if (v.empty()) Bad(k, v, "empty path");
+            c.commitlog_directory = v;
+          }}},
+        {"commitlog_sync",
+         {"MODE", "periodic, batch or group (default: periodic)",
+          [](Config& c, const std::string& k, const std::string& v) {
+            if (v == "periodic")
+              c.commitlog_sync = CommitlogSync::kPeriodic;
+            else if (v == "batch")
+              c.commitlog_sync = CommitlogSync::kBatch;
+            else if (v == "group")
+              c.commitlog_sync = CommitlogSync::kGroup;
+            else
+              Bad(k, v, "expected periodic, batch or group");
+          }}},
+        {"commitlog_sync_period",
+         {"DURATION", "periodic fsync interval (default: 10000ms)",
+          [](Config& c, const std::string& k, const std::string& v) {
+            Millis(&Config::commitlog_sync_period, false)(c, k, v);
+            c.commitlog_sync_period_given = true;
+          }}},
+        {"commitlog_sync_period_in_ms",
+         {"N", "the same in ms (older spelling)",
+          [](Config& c, const std::string& k, const std::string& v) {
+            Millis(&Config::commitlog_sync_period, true)(c, k, v);
+            c.commitlog_sync_period_given = true;
+          }}},
+        {"commitlog_sync_group_window",
+         {"DURATION", "group fsync window (default: 0ms; group mode needs one)",
+          Millis(&Config::commitlog_sync_group_window, false)}},
+        {"commitlog_sync_group_window_in_ms",
+         {"N", "the same in ms (older spelling)",
+          Millis(&Config::commitlog_sync_group_window, true)}},
+        {"num_tokens",
+         {"N", "tokens (vnodes) this node owns (default: 16)", Int(&Config::num_tokens, 1, 1536)}},
+        {"partitioner",
+         {"CLASS", "only Murmur3Partitioner",
+          [](Config& c, const std::string& k, const std::string& v) {
+            if (v != "org.apache.cassandra.dht.Murmur3Partitioner" && v != "Murmur3Partitioner") {
+              Bad(k, v, "Sibyl supports only org.apache.cassandra.dht.Murmur3Partitioner");
+            }
+            c.partitioner = "org.apache.cassandra.dht.Murmur3Partitioner";
+          }}},
+        {"endpoint_snitch",
+         {"CLASS",
+          "SimpleSnitch (datacenter and rack from the keys below) or "
+          "GossipingPropertyFileSnitch (from cassandra-rackdc.properties)",
+          [](Config& c, const std::string& k, const std::string& v) {
+            const std::string name = ShortSnitchName(v);
+            if (name != "SimpleSnitch" && name != "GossipingPropertyFileSnitch") {
+              Bad(k, v, "Sibyl supports SimpleSnitch and GossipingPropertyFileSnitch");
+            }
+            c.endpoint_snitch = name;
+          }}},
+        {"rackdc_properties",
+         {"FILE",
+          "GossipingPropertyFileSnitch's file (default: cassandra-rackdc.properties beside "
+          "--config)",
+          [](Config& c, const std::string& k, const std::string& v) {
+            if (v.empty()) Bad(k, v, "empty path");
+            c.rackdc_properties = v;
+          }}},
+        {"seeds",
+         {"HOSTS", "seed_provider's seeds, comma-separated host[:port] (default: 127.0.0.1:7000)",
+          [](Config& c, const std::string& k, const std::string& v) {
+            std::vector<std::string> seeds = SplitList(v);
+            if (seeds.empty()) Bad(k, v, "no seed given");
+            c.seeds = std::move(seeds);
+          }}},
+        {"metadata_store",
+         {"KIND",
+          "where membership and schema are kept: local (a single node) or etcd "
+          "(default: local)",
+          [](Config& c, const std::string& k, const std::string& v) {
+            if (v != "local" && v != "etcd") Bad(k, v, "expected local or etcd");
+            c.metadata_store = v;
+          }}},
+        {"etcd_endpoints",
+         {"URLS", "etcd's client URLs, comma-separated (default: http://127.0.0.1:2379)",
+          [](Config& c, const std::string& k, const std::string& v) {
+            std::vector<std::string> endpoints = SplitList(v);
+            if (endpoints.empty()) Bad(k, v, "no endpoint given");
+            for (const std::string& endpoint : endpoints) {
+              if (endpoint.rfind("http://", 0) != 0) {
+                Bad(k, v, "each endpoint must be an http:// URL");
+              }
+            }
+            c.etcd_endpoints = std::move(endpoints);
+          }}},
+        {"hinted_handoff_enabled",
+         {"BOOL", "keep writes for replicas that are down (default: true)",
+          Bool(&Config::hinted_handoff_enabled)}},
+        {"hinted_handoff_throttle",
+         {"SIZE", "hint replay rate per second (default: 1024KiB)",
+          [](Config& c, const std::string& k, const std::string& v) {
+            c.hinted_handoff_throttle = ParseDataStorage(k, v);
+          }}},
+        {"hinted_handoff_throttle_in_kb",
+         {"N", "the same in KiB (older spelling)",
+          [](Config& c, const std::string& k, const std::string& v) {
+            c.hinted_handoff_throttle = static_cast<uint64_t>(ParseInteger(k, v, 0, INT32_MAX))
+                                        << 10;
+          }}},
+        {"max_hints_delivery_threads",
+         {"N", "threads replaying hints (default: 2)",
+          Int(&Config::max_hints_delivery_threads, 1, 64)}},
+        {"hints_directory",
+         {"DIR", "where hints are kept (default: <data dir>/hints)",
+          [](Config& c, const std::string& k, const std::string& v) {
+            if (v.empty()) Bad(k, v, "empty path");
+            c.hints_directory = v;
+          }}},
+        {"native_transport_max_threads",
+         {"N", "threads executing statements on a node of a cluster (default: 128)",
+          Int(&Config::native_transport_max_threads, 1, 4096)}},
+        {"datacenter",
+         {"NAME", "data center this node reports (default: datacenter1)",
+          Text(&Config::datacenter)}},
+        {"rack", {"NAME", "rack this node reports (default: rack1)", Text(&Config::rack)}},
+        {"tombstone_warn_threshold",
+         {"N",
+          "tombstones a read may go over before the client is warned, -1: never "
+          "(default: 1000)",
+          Int(&Config::tombstone_warn_threshold, -1, INT32_MAX)}},
+        {"tombstone_failure_threshold",
+         {"N", "tombstones a read may go over before it fails, -1: never (default: 100000)",
+          Int(&Config::tombstone_failure_threshold, -1, INT32_MAX)}},
+        {"reactor_threads",
+         {"N", "threads serving connections, 0 = one per core (default: 0)",
+          Int(&Config::reactor_threads, 0, 256)}},
+    };
+    AddDurationKeys(keys, "read_request_timeout", &Config::read_request_timeout,
+                    "how long a coordinator waits for a read (default: 5000ms)");
+    AddDurationKeys(keys, "range_request_timeout", &Config::range_request_timeout,
+                    "how long a coordinator waits for a range read (default: 10000ms)");
+    AddDurationKeys(keys, "write_request_timeout", &Config::write_request_timeout,
+                    "how long a coordinator waits for a write (default: 2000ms)");
+    AddDurationKeys(keys, "counter_write_request_timeout", &Config::counter_write_request_timeout,
+                    "how long a coordinator waits for a counter write (default: 5000ms)");
+    AddDurationKeys(keys, "cas_contention_timeout", &Config::cas_contention_timeout,
+                    "how long a lightweight transaction may contend (default: 1000ms)");
+    AddDurationKeys(keys, "truncate_request_timeout", &Config::truncate_request_timeout,
+                    "how long a coordinator waits for a truncation (default: 60000ms)");
+    AddDurationKeys(keys, "request_timeout", &Config::request_timeout,
+                    "how long a coordinator waits for other requests (default: 10000ms)");
+    AddDurationKeys(keys, "max_hint_window", &Config::max_hint_window,
+                    "longest downtime of a replica for which hints are kept (default: 3h)");
+    return keys;
+  }();
   return keys;
+}
+
+// cassandra.yaml's seed_provider, a class with its parameters:
+//   seed_provider:
+//     - class_name: org.apache.cassandra.locator.SimpleSeedProvider
+//       parameters:
+//         - seeds: "127.0.0.1:7000"
+void ApplySeedProvider(Config& config, const YAML::Node& value) {
+  const YAML::Node provider = value.IsSequence() && value.size() > 0 ? value[0] : value;
+  if (!provider.IsMap() || !provider["class_name"]) {
+    throw ConfigError("Invalid value for seed_provider: expected class_name and parameters");
+  }
+  const std::string class_name = provider["class_name"].as<std::string>();
+  if (class_name != "org.apache.cassandra.locator.SimpleSeedProvider" &&
+      class_name != "SimpleSeedProvider") {
+    throw ConfigError("Invalid value '" + class_name +
+                      "' for seed_provider: Sibyl supports only "
+                      "org.apache.cassandra.locator.SimpleSeedProvider");
+  }
+  config.seed_provider_class = "org.apache.cassandra.locator.SimpleSeedProvider";
+  YAML::Node parameters = provider["parameters"];
+  if (parameters && parameters.IsSequence() && parameters.size() > 0) parameters = parameters[0];
+  if (parameters && parameters.IsMap() && parameters["seeds"]) {
+    SetConfigValue(config, "seeds", parameters["seeds"].as<std::string>());
+  }
 }
 
 }  // namespace
@@ -224,14 +378,7 @@ const std::map<std::string, KeySpec>& Keys() {
 bool IsIgnoredCassandraKey(const std::string& key) {
   // Tuning knobs of Cassandra's own thread pools, caches and background
   // machinery, present in the stock cassandra.yaml.
-  static const std::set<std::string> kIgnored{"hinted_handoff_enabled",
-                                              "max_hint_window",
-                                              "max_hint_window_in_ms",
-                                              "hinted_handoff_throttle",
-                                              "hinted_handoff_throttle_in_kb",
-                                              "max_hints_delivery_threads",
-                                              "hints_directory",
-                                              "hints_flush_period",
+  static const std::set<std::string> kIgnored{"hints_flush_period",
                                               "hints_flush_period_in_ms",
                                               "max_hints_file_size",
                                               "max_hints_file_size_in_mb",
@@ -263,7 +410,6 @@ bool IsIgnoredCassandraKey(const std::string& key) {
                                               "saved_caches_directory",
                                               "commitlog_segment_size",
                                               "commitlog_segment_size_in_mb",
-                                              "seed_provider",
                                               "concurrent_reads",
                                               "concurrent_writes",
                                               "concurrent_counter_writes",
@@ -285,17 +431,6 @@ bool IsIgnoredCassandraKey(const std::string& key) {
                                               "compaction_throughput",
                                               "compaction_throughput_mb_per_sec",
                                               "sstable_preemptive_open_interval",
-                                              "read_request_timeout",
-                                              "read_request_timeout_in_ms",
-                                              "range_request_timeout",
-                                              "range_request_timeout_in_ms",
-                                              "write_request_timeout",
-                                              "write_request_timeout_in_ms",
-                                              "counter_write_request_timeout",
-                                              "cas_contention_timeout",
-                                              "truncate_request_timeout",
-                                              "request_timeout",
-                                              "request_timeout_in_ms",
                                               "slow_query_log_timeout",
                                               "dynamic_snitch_update_interval",
                                               "dynamic_snitch_reset_interval",
@@ -360,6 +495,7 @@ std::vector<std::string> LoadConfigFile(Config& config, const std::filesystem::p
     throw ConfigError("Invalid yaml in " + file.string() + ": " + e.what());
   }
   std::vector<std::string> warnings;
+  config.config_directory = std::filesystem::absolute(file).parent_path();
   if (root.IsNull()) return warnings;
   if (!root.IsMap())
     throw ConfigError("Invalid yaml in " + file.string() + ": expected a map of keys");
@@ -367,6 +503,10 @@ std::vector<std::string> LoadConfigFile(Config& config, const std::filesystem::p
   for (const auto& entry : root) {
     const auto key = entry.first.as<std::string>();
     const YAML::Node& value = entry.second;
+    if (key == "seed_provider") {
+      ApplySeedProvider(config, value);
+      continue;
+    }
     if (IsIgnoredCassandraKey(key)) {
       warnings.push_back("Ignoring cassandra.yaml key '" + key + "': not used by Sibyl");
       continue;

@@ -55,8 +55,46 @@ struct Config {
   int32_t tombstone_warn_threshold = 1000;
   int32_t tombstone_failure_threshold = 100000;
 
+  // The cluster (docs/cluster.md). seed_provider's seeds, "host[:port]":
+  // nodes a starting node greets first; membership itself lives in the
+  // metadata store.
+  std::string seed_provider_class = "org.apache.cassandra.locator.SimpleSeedProvider";
+  std::vector<std::string> seeds{"127.0.0.1:7000"};
+  // Where membership, tokens and schema are kept: "local" (the node's own
+  // store: a cluster of one, no other process) or "etcd" (etcd_endpoints).
+  std::string metadata_store = "local";
+  std::vector<std::string> etcd_endpoints{"http://127.0.0.1:2379"};
+  // GossipingPropertyFileSnitch's file; default: cassandra-rackdc.properties
+  // beside the --config file, else in the working directory.
+  std::filesystem::path rackdc_properties;
+  // How long a coordinator waits for replicas (Cassandra 4.1's defaults).
+  std::chrono::milliseconds read_request_timeout{5000};
+  std::chrono::milliseconds range_request_timeout{10000};
+  std::chrono::milliseconds write_request_timeout{2000};
+  std::chrono::milliseconds counter_write_request_timeout{5000};
+  std::chrono::milliseconds cas_contention_timeout{1000};
+  std::chrono::milliseconds truncate_request_timeout{60000};
+  std::chrono::milliseconds request_timeout{10000};
+  // Hinted handoff: writes for a replica that is down or does not answer are
+  // kept (for at most max_hint_window of its downtime) and replayed when it
+  // returns, at most hinted_handoff_throttle bytes per second.
+  bool hinted_handoff_enabled = true;
+  std::chrono::milliseconds max_hint_window{std::chrono::hours(3)};
+  uint64_t hinted_handoff_throttle = 1024 * 1024;
+  int32_t max_hints_delivery_threads = 2;
+  std::filesystem::path hints_directory;  // default: <first data dir>/hints
+  // Threads that execute statements when replicas may be remote (a node of a
+  // cluster); a single node executes them on its reactor threads.
+  int32_t native_transport_max_threads = 128;
+
   const std::filesystem::path& data_dir() const { return data_file_directories.front(); }
   std::string native_address() const { return rpc_address.empty() ? listen_address : rpc_address; }
+  std::filesystem::path hints_dir() const {
+    return hints_directory.empty() ? data_dir() / "hints" : hints_directory;
+  }
+  // The directory of the --config file (empty without one): where
+  // GossipingPropertyFileSnitch looks for cassandra-rackdc.properties.
+  std::filesystem::path config_directory;
 };
 
 // A configuration problem, with a one-line message naming the key.

@@ -117,6 +117,91 @@ TEST(ConfigTest, UnknownYamlKeyIsRefusedAsCassandraDoes) {
   }
 }
 
+TEST(ConfigTest, ClusterKeysReadAsCassandraYamlWritesThem) {
+  auto path =
+      WriteTemp("sibyl-config-cluster.yaml",
+                "seed_provider:\n"
+                "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider\n"
+                "    parameters:\n"
+                "      - seeds: \"127.0.0.1:7000, 127.0.0.2\"\n"
+                "endpoint_snitch: org.apache.cassandra.locator.GossipingPropertyFileSnitch\n"
+                "write_request_timeout: 500ms\n"
+                "read_request_timeout_in_ms: 700\n"
+                "range_request_timeout: 3s\n"
+                "max_hint_window: 1h\n"
+                "hinted_handoff_enabled: false\n"
+                "hinted_handoff_throttle_in_kb: 2048\n"
+                "metadata_store: etcd\n"
+                "etcd_endpoints: http://127.0.0.1:2379,http://127.0.0.2:2379\n");
+  Config c;
+  const auto warnings = LoadConfigFile(c, path);
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(c.seeds, (std::vector<std::string>{"127.0.0.1:7000", "127.0.0.2"}));
+  EXPECT_EQ(c.endpoint_snitch, "GossipingPropertyFileSnitch");
+  EXPECT_EQ(c.write_request_timeout.count(), 500);
+  EXPECT_EQ(c.read_request_timeout.count(), 700);
+  EXPECT_EQ(c.range_request_timeout.count(), 3000);
+  EXPECT_EQ(c.max_hint_window, std::chrono::hours(1));
+  EXPECT_FALSE(c.hinted_handoff_enabled);
+  EXPECT_EQ(c.hinted_handoff_throttle, 2048u * 1024);
+  EXPECT_EQ(c.metadata_store, "etcd");
+  EXPECT_EQ(c.etcd_endpoints.size(), 2u);
+  EXPECT_EQ(c.config_directory, std::filesystem::absolute(path).parent_path());
+}
+
+TEST(ConfigTest, ClusterDefaultsAreCassandras) {
+  Config c;
+  EXPECT_EQ(c.seeds, (std::vector<std::string>{"127.0.0.1:7000"}));
+  EXPECT_EQ(c.read_request_timeout.count(), 5000);
+  EXPECT_EQ(c.range_request_timeout.count(), 10000);
+  EXPECT_EQ(c.write_request_timeout.count(), 2000);
+  EXPECT_EQ(c.counter_write_request_timeout.count(), 5000);
+  EXPECT_EQ(c.max_hint_window, std::chrono::hours(3));
+  EXPECT_TRUE(c.hinted_handoff_enabled);
+  EXPECT_EQ(c.metadata_store, "local");
+  EXPECT_EQ(c.native_transport_max_threads, 128);
+}
+
+TEST(ConfigTest, BadClusterValuesNameTheKey) {
+  Config c;
+  auto message = [&](const std::string& key, const std::string& value) {
+    try {
+      SetConfigValue(c, key, value);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message("endpoint_snitch", "Ec2Snitch"),
+            "Invalid value 'Ec2Snitch' for endpoint_snitch: Sibyl supports SimpleSnitch and "
+            "GossipingPropertyFileSnitch");
+  EXPECT_EQ(message("metadata_store", "zookeeper"),
+            "Invalid value 'zookeeper' for metadata_store: expected local or etcd");
+  EXPECT_EQ(message("etcd_endpoints", "127.0.0.1:2379"),
+            "Invalid value '127.0.0.1:2379' for etcd_endpoints: each endpoint must be an http:// "
+            "URL");
+  EXPECT_EQ(message("hinted_handoff_enabled", "maybe"),
+            "Invalid value 'maybe' for hinted_handoff_enabled: expected true or false");
+  EXPECT_EQ(message("seeds", " , "), "Invalid value ' , ' for seeds: no seed given");
+  EXPECT_EQ(message("write_request_timeout", "2 fortnights"),
+            "Invalid value '2 fortnights' for write_request_timeout: accepted units are ns, us, "
+            "ms, s, m, h, d");
+}
+
+TEST(ConfigTest, OnlySimpleSeedProviderIsKnown) {
+  auto path = WriteTemp("sibyl-config-seeds.yaml",
+                        "seed_provider:\n  - class_name: com.example.K8sSeedProvider\n");
+  Config c;
+  try {
+    LoadConfigFile(c, path);
+    FAIL() << "an unknown seed provider was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "Invalid value 'com.example.K8sSeedProvider' for seed_provider: Sibyl supports only "
+              "org.apache.cassandra.locator.SimpleSeedProvider");
+  }
+}
+
 TEST(CommandLineTest, FlagsOverrideTheFile) {
   auto path =
       WriteTemp("sibyl-config-flags.yaml", "native_transport_port: 9100\ncluster_name: A\n");

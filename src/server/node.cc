@@ -52,6 +52,12 @@ std::string MillisText(std::chrono::milliseconds duration) {
   return std::to_string(duration.count()) + "ms";
 }
 
+std::string Join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
+
 const char* CommitlogSyncName(CommitlogSync sync) {
   switch (sync) {
     case CommitlogSync::kPeriodic:
@@ -110,6 +116,22 @@ std::map<std::string, std::optional<std::string>> MakeSettings(const Config& con
       {"reactor_threads", std::to_string(config.reactor_threads)},
       {"rpc_address", optional_text(config.rpc_address)},
       {"storage_port", std::to_string(config.storage_port)},
+      {"seed_provider", config.seed_provider_class + "{seeds=" + Join(config.seeds) + "}"},
+      {"metadata_store", config.metadata_store},
+      {"etcd_endpoints", Join(config.etcd_endpoints)},
+      {"read_request_timeout", MillisText(config.read_request_timeout)},
+      {"range_request_timeout", MillisText(config.range_request_timeout)},
+      {"write_request_timeout", MillisText(config.write_request_timeout)},
+      {"counter_write_request_timeout", MillisText(config.counter_write_request_timeout)},
+      {"cas_contention_timeout", MillisText(config.cas_contention_timeout)},
+      {"truncate_request_timeout", MillisText(config.truncate_request_timeout)},
+      {"request_timeout", MillisText(config.request_timeout)},
+      {"hinted_handoff_enabled", config.hinted_handoff_enabled ? "true" : "false"},
+      {"max_hint_window", MillisText(config.max_hint_window)},
+      {"hinted_handoff_throttle", DataStorageText(config.hinted_handoff_throttle)},
+      {"max_hints_delivery_threads", std::to_string(config.max_hints_delivery_threads)},
+      {"hints_directory", config.hints_dir().string()},
+      {"native_transport_max_threads", std::to_string(config.native_transport_max_threads)},
   };
 }
 
