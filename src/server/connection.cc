@@ -142,6 +142,15 @@ void Connection::Deliver(std::shared_ptr<const Event> event) {
   });
 }
 
+void Connection::PostCompletion(std::unique_ptr<CompletedStatement> completed) {
+  asio::post(socket_.get_executor(),
+             [self = shared_from_this(), completed = std::shared_ptr(std::move(completed))] {
+               if (self->closing_ || self->close_after_flush_) return;
+               self->dispatcher_.Complete(*completed, self->codec_);
+               self->FlushOutput();
+             });
+}
+
 void Connection::SendEvent(const Event& event) {
   Bytes& body = codec_.BeginResponse(-1, protocol::Opcode::kEvent);
   body.append(event.body);

@@ -27,7 +27,7 @@ namespace sibyl::server {
 
 struct ServerContext;
 
-class Connection : public EventSubscriber, public std::enable_shared_from_this<Connection> {
+class Connection : public ConnectionHandle, public std::enable_shared_from_this<Connection> {
  public:
   Connection(boost::asio::ip::tcp::socket socket, ServerContext& context,
              std::atomic<int>& open_connections);
@@ -41,6 +41,8 @@ class Connection : public EventSubscriber, public std::enable_shared_from_this<C
 
   // EventSubscriber: posts the event to this connection's thread.
   void Deliver(std::shared_ptr<const Event> event) override;
+  // ConnectionHandle: posts a worker's finished statement to this connection's thread.
+  void PostCompletion(std::unique_ptr<CompletedStatement> completed) override;
 
  private:
   boost::asio::awaitable<void> ReadLoop();

@@ -203,6 +203,13 @@ int RunNode(const StartOptions& options) {
   for (const auto& warning : options.warnings) spdlog::warn("{}", warning);
 
   try {
+    if (config.metadata_store != "local") {
+      // The etcd-backed metadata store is being built (docs/dev/cluster.md):
+      // refuse rather than run as a lone node that believes it is in a cluster.
+      throw ConfigError("metadata_store: " + config.metadata_store +
+                        " is not available yet; this build runs single nodes only "
+                        "(metadata_store: local)");
+    }
     DataDirectory data_dir(config.data_dir());
     std::string identity_warning;
     const auto identity =

@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <cctype>
 #include <charconv>
 
@@ -88,17 +90,27 @@ void CheckCqlVersion(std::string_view text) {
   }
 }
 
+void WriteError(ResponseWriter& out, int16_t stream, const CqlError& error) {
+  Bytes& body = out.Begin(stream, Opcode::kError);
+  protocol::EncodeError(body, error, out.version());
+  out.End();
+}
+
 void WriteError(protocol::ConnectionCodec& codec, int16_t stream, const CqlError& error) {
-  Bytes& body = codec.BeginResponse(stream, Opcode::kError);
-  protocol::EncodeError(body, error, codec.version());
-  codec.EndResponse();
+  CodecResponseWriter out(codec);
+  WriteError(out, stream, error);
+}
+
+bool IsStatement(Opcode opcode) {
+  return opcode == Opcode::kQuery || opcode == Opcode::kPrepare || opcode == Opcode::kExecute ||
+         opcode == Opcode::kBatch;
 }
 
 }  // namespace
 
 DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
                                             protocol::ConnectionCodec& codec,
-                                            const std::shared_ptr<EventSubscriber>& subscriber) {
+                                            const std::shared_ptr<ConnectionHandle>& connection) {
   const auto& header = envelope.header;
   const int16_t stream = header.stream;
   try {
@@ -135,6 +147,15 @@ DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
       client_state_.warnings.push_back(
           "Tracing is not supported by Sibyl yet: this request was executed without a trace");
     }
+    if (IsStatement(opcode)) {
+      if (context_.statement_workers != nullptr && connection != nullptr) {
+        ExecuteOnWorker(envelope, connection);
+      } else {
+        CodecResponseWriter out(codec);
+        ExecuteStatement(request, envelope, client_state_, out);
+      }
+      return DispatchOutcome::kContinue;
+    }
     std::visit(
         [&](const auto& message) {
           using T = std::decay_t<decltype(message)>;
@@ -143,22 +164,7 @@ DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
           } else if constexpr (std::is_same_v<T, protocol::StartupMessage>) {
             HandleStartup(message, codec, stream);
           } else if constexpr (std::is_same_v<T, protocol::RegisterMessage>) {
-            HandleRegister(message, codec, stream, subscriber);
-          } else if constexpr (std::is_same_v<T, protocol::QueryMessage>) {
-            auto result = context_.processor.Process(message.query, message.params, client_state_);
-            WriteResult(result, codec, stream, message.params.skip_metadata());
-          } else if constexpr (std::is_same_v<T, protocol::PrepareMessage>) {
-            auto prepared =
-                context_.processor.Prepare(message.query, client_state_, message.keyspace);
-            Bytes& body = BeginResultWithWarnings(codec, stream);
-            protocol::EncodePreparedResult(body, prepared, codec.version());
-            codec.EndResponse();
-          } else if constexpr (std::is_same_v<T, protocol::ExecuteMessage>) {
-            auto result = context_.processor.Execute(message, client_state_);
-            WriteResult(result, codec, stream, message.params.skip_metadata());
-          } else if constexpr (std::is_same_v<T, protocol::BatchMessage>) {
-            auto result = context_.processor.Batch(message, client_state_);
-            WriteResult(result, codec, stream, false);
+            HandleRegister(message, codec, stream, connection);
           } else if constexpr (std::is_same_v<T, protocol::AuthResponseMessage>) {
             // Without an authenticator every SASL exchange succeeds at once, as
             // Cassandra's AllowAllAuthenticator answers it: AUTH_SUCCESS, no token.
@@ -170,15 +176,9 @@ DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
         request);
   } catch (const CqlError& error) {
     WriteError(codec, stream, error);
-  } catch (const InternalError& e) {
-    ReportUnexpected(envelope, codec, e.what(), "Internal error", e.where());
-  } catch (const storage::StorageError& e) {
-    ReportUnexpected(envelope, codec, e.what(), "Storage failure", e.detail());
   } catch (const std::exception& e) {
-    ReportUnexpected(envelope, codec, e.what(), "Unexpected exception", {});
-  } catch (...) {
-    ReportUnexpected(envelope, codec, "an exception that is not a std::exception",
-                     "Unexpected exception", {});
+    CodecResponseWriter out(codec);
+    ReportUnexpected(envelope, client_state_, out, e.what(), "Unexpected exception", {});
   }
   // In v5, everything after the reply to a STARTUP is framed in segments,
   // whatever that reply was (Cassandra switches its pipeline once it is written).
@@ -189,18 +189,87 @@ DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
   return DispatchOutcome::kContinue;
 }
 
+void RequestDispatcher::ExecuteStatement(const protocol::Request& request,
+                                         const protocol::Envelope& envelope,
+                                         query::ClientState& state, ResponseWriter& out) const {
+  const int16_t stream = envelope.header.stream;
+  try {
+    if (const auto* query = std::get_if<protocol::QueryMessage>(&request)) {
+      auto result = context_.processor.Process(query->query, query->params, state);
+      WriteResult(result, state, out, stream, query->params.skip_metadata());
+    } else if (const auto* prepare = std::get_if<protocol::PrepareMessage>(&request)) {
+      auto prepared = context_.processor.Prepare(prepare->query, state, prepare->keyspace);
+      Bytes& body = BeginResultWithWarnings(state, out, stream);
+      protocol::EncodePreparedResult(body, prepared, out.version());
+      out.End();
+    } else if (const auto* execute = std::get_if<protocol::ExecuteMessage>(&request)) {
+      auto result = context_.processor.Execute(*execute, state);
+      WriteResult(result, state, out, stream, execute->params.skip_metadata());
+    } else if (const auto* batch = std::get_if<protocol::BatchMessage>(&request)) {
+      auto result = context_.processor.Batch(*batch, state);
+      WriteResult(result, state, out, stream, false);
+    } else {
+      SIBYL_CHECK(false, "ExecuteStatement given a request that is not a statement");
+    }
+  } catch (const CqlError& error) {
+    WriteError(out, stream, error);
+  } catch (const InternalError& e) {
+    ReportUnexpected(envelope, state, out, e.what(), "Internal error", e.where());
+  } catch (const storage::StorageError& e) {
+    ReportUnexpected(envelope, state, out, e.what(), "Storage failure", e.detail());
+  } catch (const std::exception& e) {
+    ReportUnexpected(envelope, state, out, e.what(), "Unexpected exception", {});
+  } catch (...) {
+    ReportUnexpected(envelope, state, out, "an exception that is not a std::exception",
+                     "Unexpected exception", {});
+  }
+}
+
+void RequestDispatcher::ExecuteOnWorker(const protocol::Envelope& envelope,
+                                        const std::shared_ptr<ConnectionHandle>& connection) const {
+  // The envelope's body lives in the codec's input buffer, which the next
+  // read reuses: the worker gets its own copy, and its own client state.
+  struct Job {
+    protocol::FrameHeader header;
+    Bytes body;
+    query::ClientState state;
+  };
+  auto job = std::make_shared<Job>(Job{envelope.header, Bytes(envelope.body), client_state_});
+  boost::asio::post(*context_.statement_workers, [this, job, connection] {
+    const protocol::Envelope owned{job->header, BytesView(job->body)};
+    auto completed = std::make_unique<CompletedStatement>(job->state.protocol_version);
+    const std::optional<std::string> keyspace_before = job->state.keyspace;
+    try {
+      // Decoded once already on the connection's thread: it decodes again.
+      const protocol::Request request = protocol::DecodeRequest(
+          job->header.opcode, job->header.flags, owned.body, job->state.protocol_version);
+      ExecuteStatement(request, owned, job->state, completed->response);
+    } catch (const CqlError& error) {
+      WriteError(completed->response, job->header.stream, error);
+    }
+    if (job->state.keyspace != keyspace_before) completed->keyspace = job->state.keyspace;
+    connection->PostCompletion(std::move(completed));
+  });
+}
+
+void RequestDispatcher::Complete(const CompletedStatement& completed,
+                                 protocol::ConnectionCodec& codec) {
+  if (completed.keyspace) client_state_.keyspace = completed.keyspace;
+  completed.response.WriteTo(codec);
+}
+
 // A failure no client input should cause (docs/dev/errors.md): the client
 // gets a Server error with `client_message` (Cassandra's answer to an
 // unexpected exception), the operator one log line naming the request and
 // `log_detail` (where a check failed, the storage engine's own text), so
 // that a report carries what to reproduce it with.
 void RequestDispatcher::ReportUnexpected(const protocol::Envelope& envelope,
-                                         protocol::ConnectionCodec& codec,
+                                         const query::ClientState& state, ResponseWriter& out,
                                          std::string_view client_message, std::string_view kind,
-                                         std::string_view log_detail) {
+                                         std::string_view log_detail) const {
   std::string description;
   try {
-    description = DescribeRequest(envelope, codec.version());
+    description = DescribeRequest(envelope, state);
   } catch (const std::exception&) {
     description = std::string(MessageTypeName(envelope.header.opcode)) + " (not decodable)";
   }
@@ -209,12 +278,13 @@ void RequestDispatcher::ReportUnexpected(const protocol::Envelope& envelope,
   } else {
     spdlog::error("{} while executing {}: {} [{}]", kind, description, client_message, log_detail);
   }
-  WriteError(codec, envelope.header.stream,
+  WriteError(out, envelope.header.stream,
              CqlError(ErrorCode::kServerError, std::string(client_message)));
 }
 
 std::string RequestDispatcher::DescribeRequest(const protocol::Envelope& envelope,
-                                               int version) const {
+                                               const query::ClientState& state) const {
+  const int version = state.protocol_version;
   // Long statements are cut so the line stays one readable line.
   constexpr size_t kMaxQuoted = 2000;
   auto quote = [&](std::string_view query) {
@@ -242,7 +312,7 @@ std::string RequestDispatcher::DescribeRequest(const protocol::Envelope& envelop
       out += " " + (child.is_prepared ? prepared(child.id) : quote(child.query)) + ";";
     }
   }
-  if (client_state_.keyspace) out += " (keyspace " + *client_state_.keyspace + ")";
+  if (state.keyspace) out += " (keyspace " + *state.keyspace + ")";
   return out;
 }
 
@@ -317,20 +387,19 @@ void RequestDispatcher::HandleRegister(const protocol::RegisterMessage& reg,
   codec.EndResponse();
 }
 
-Bytes& RequestDispatcher::BeginResultWithWarnings(protocol::ConnectionCodec& codec,
+Bytes& RequestDispatcher::BeginResultWithWarnings(query::ClientState& state, ResponseWriter& out,
                                                   int16_t stream) {
   // Warnings travel in the envelope from protocol v4 on (spec section 2.2, flag 0x08).
-  const bool with_warnings = codec.version() >= 4 && !client_state_.warnings.empty();
-  Bytes& body =
-      codec.BeginResponse(stream, Opcode::kResult, with_warnings ? protocol::kFlagWarning : 0);
-  if (with_warnings) protocol::AppendStringList(body, client_state_.warnings);
-  client_state_.warnings.clear();
+  const bool with_warnings = out.version() >= 4 && !state.warnings.empty();
+  Bytes& body = out.Begin(stream, Opcode::kResult, with_warnings ? protocol::kFlagWarning : 0);
+  if (with_warnings) protocol::AppendStringList(body, state.warnings);
+  state.warnings.clear();
   return body;
 }
 
-void RequestDispatcher::WriteResult(const query::Result& result, protocol::ConnectionCodec& codec,
-                                    int16_t stream, bool skip_metadata) {
-  Bytes& body = BeginResultWithWarnings(codec, stream);
+void RequestDispatcher::WriteResult(const query::Result& result, query::ClientState& state,
+                                    ResponseWriter& out, int16_t stream, bool skip_metadata) const {
+  Bytes& body = BeginResultWithWarnings(state, out, stream);
   std::visit(
       [&](const auto& r) {
         using T = std::decay_t<decltype(r)>;
@@ -343,7 +412,7 @@ void RequestDispatcher::WriteResult(const query::Result& result, protocol::Conne
           if (r.new_metadata_id) new_metadata_id = BytesView(*r.new_metadata_id);
           // A changed result metadata id means the client's cached metadata
           // is stale: send it even if the client asked to skip it.
-          protocol::RowsWriter writer(body, *r.columns, codec.version(),
+          protocol::RowsWriter writer(body, *r.columns, out.version(),
                                       skip_metadata && !new_metadata_id && !r.always_send_metadata,
                                       paging, new_metadata_id);
           for (const auto& row : r.rows) {
@@ -357,7 +426,7 @@ void RequestDispatcher::WriteResult(const query::Result& result, protocol::Conne
         }
       },
       result);
-  codec.EndResponse();
+  out.End();
   if (const auto* change = std::get_if<query::SchemaChangeResult>(&result)) {
     context_.events.Publish(EventBus::SchemaChangeEvent(change->change));
   }

@@ -5,7 +5,10 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <boost/asio/thread_pool.hpp>
+#include <condition_variable>
 #include <functional>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -67,7 +70,7 @@ class DispatcherTest : public ::testing::Test {
   ServerContext context_;
   RequestDispatcher dispatcher_;
   protocol::ConnectionCodec codec_;
-  std::shared_ptr<EventSubscriber> subscriber_;
+  std::shared_ptr<ConnectionHandle> subscriber_;
 };
 
 TEST_F(DispatcherTest, OptionsAnswersSupportedWithVersionsAndCompression) {
@@ -146,10 +149,26 @@ TEST_F(DispatcherTest, MalformedBodyGetsProtocolErrorAndConnectionGoesOn) {
   EXPECT_EQ(out.at(0).opcode, static_cast<uint8_t>(Opcode::kResult));
 }
 
-class RecordingSubscriber : public EventSubscriber {
+// A connection for the dispatcher: records events, and the statements
+// workers finished (from the workers' threads).
+class RecordingSubscriber : public ConnectionHandle {
  public:
   void Deliver(std::shared_ptr<const Event> event) override { events.push_back(event); }
+  void PostCompletion(std::unique_ptr<CompletedStatement> completed) override {
+    std::lock_guard lock(mutex);
+    completions.push_back(std::move(completed));
+    done.notify_all();
+  }
+  // Waits for `count` completions and takes them, in the order they came.
+  std::vector<std::unique_ptr<CompletedStatement>> Take(size_t count) {
+    std::unique_lock lock(mutex);
+    done.wait(lock, [&] { return completions.size() >= count; });
+    return std::exchange(completions, {});
+  }
   std::vector<std::shared_ptr<const Event>> events;
+  std::mutex mutex;
+  std::condition_variable done;
+  std::vector<std::unique_ptr<CompletedStatement>> completions;  // GUARDED_BY(mutex)
 };
 
 TEST_F(DispatcherTest, RegisterSubscribesToTheNamedEvents) {
@@ -176,6 +195,45 @@ TEST_F(DispatcherTest, RegisterSubscribesToTheNamedEvents) {
   AppendString(bad, "NOT_AN_EVENT");
   out = Send(4, 3, Opcode::kRegister, bad);
   EXPECT_EQ(ErrorCodeOf(out.at(0)), 0x000A);
+}
+
+// On a node of a cluster, statements run on workers: the answer comes back
+// through the connection, is queued by Complete on the connection's thread,
+// and a USE changes the connection's keyspace only then.
+TEST_F(DispatcherTest, StatementsOnWorkersAnswerThroughTheConnection) {
+  boost::asio::thread_pool workers(2);
+  context_.statement_workers = &workers;
+  auto connection = std::make_shared<RecordingSubscriber>();
+  subscriber_ = connection;
+  auto out = Send(4, 1, Opcode::kStartup, StartupBody());
+  ASSERT_EQ(out.at(0).opcode, static_cast<uint8_t>(Opcode::kReady));  // handshakes stay inline
+
+  EXPECT_TRUE(Send(4, 2, Opcode::kQuery, QueryBody("USE system", 4)).empty());
+  auto completed = connection->Take(1);
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]->keyspace, std::optional<std::string>("system"));
+  dispatcher_.Complete(*completed[0], codec_);
+  out = ParseEnvelopes(TakeOutput(codec_));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].stream, 2);
+  EXPECT_EQ(out[0].opcode, static_cast<uint8_t>(Opcode::kResult));
+
+  // Unqualified: resolves in the keyspace the USE set.
+  EXPECT_TRUE(Send(4, 3, Opcode::kQuery, QueryBody("SELECT key FROM local", 4)).empty());
+  EXPECT_TRUE(Send(4, 4, Opcode::kQuery, QueryBody("SELECT nothing FROM nowhere", 4)).empty());
+  completed = connection->Take(2);
+  for (const auto& c : completed) {
+    EXPECT_FALSE(c->keyspace);
+    dispatcher_.Complete(*c, codec_);
+  }
+  out = ParseEnvelopes(TakeOutput(codec_));
+  ASSERT_EQ(out.size(), 2u);
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.stream < b.stream; });
+  EXPECT_EQ(out[0].opcode, static_cast<uint8_t>(Opcode::kResult));
+  EXPECT_EQ(out[1].opcode, static_cast<uint8_t>(Opcode::kError));
+  EXPECT_EQ(ErrorMessage(out[1]), "table nowhere does not exist");
+  workers.join();
 }
 
 TEST_F(DispatcherTest, V5SwitchesToSegmentsAfterReady) {

@@ -2,6 +2,8 @@
 // What every connection shares: the configuration, the statement layer and
 // the event bus. Owned by the node; outlives the server and its connections.
 
+#include <boost/asio/thread_pool.hpp>
+
 #include "query/query_processor.h"
 #include "server/config.h"
 #include "server/event_bus.h"
@@ -12,6 +14,9 @@ struct ServerContext {
   const Config& config;
   query::QueryProcessor& processor;
   EventBus& events;
+  // Where statements run when they may wait for other nodes (a node of a
+  // cluster); null: on the connection's reactor thread.
+  boost::asio::thread_pool* statement_workers = nullptr;
 };
 
 }  // namespace sibyl::server
