@@ -58,6 +58,7 @@ std::string MainUsage() {
          "  shell        a CQL shell, as cqlsh (sibyl shell --help)\n"
          "  demo         a throwaway node with the KillrVideo data model, and a shell on it\n"
          "  stress       load generator (sibyl stress --help)\n"
+         "  cluster      a local cluster of nodes and etcd, as ccm (sibyl cluster --help)\n"
          "\n"
          "Options:\n"
          "  --help       show this help\n"

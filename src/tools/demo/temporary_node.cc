@@ -1,11 +1,8 @@
 #include "tools/demo/temporary_node.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,40 +15,9 @@
 #include <thread>
 #include <vector>
 
+#include "tools/tcp_probe.h"
+
 namespace sibyl::tools::demo {
-namespace {
-
-// A loopback port that was free a moment ago (the kernel picks it).
-uint16_t FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return 0;
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = 0;
-  socklen_t length = sizeof address;
-  uint16_t port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
-    port = ntohs(address.sin_port);
-  }
-  close(fd);
-  return port;
-}
-
-bool Accepts(uint16_t port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return false;
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = htons(port);
-  const bool ok = connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-  close(fd);
-  return ok;
-}
-
-}  // namespace
 
 TemporaryNode::TemporaryNode(std::string binary) : binary_(std::move(binary)) {}
 
@@ -75,7 +41,7 @@ std::string TemporaryNode::Start(const std::atomic<bool>& interrupted) {
   }
   directory_ = pattern;
   for (int attempt = 0; attempt < 3; ++attempt) {
-    port_ = FreePort();
+    port_ = FreeLoopbackPort();
     const std::string data = directory_ + "/data";
     const std::string log = directory_ + "/sibyl.log";
     const std::string port = std::to_string(port_);
@@ -108,7 +74,7 @@ std::string TemporaryNode::Start(const std::atomic<bool>& interrupted) {
         pid_ = -1;
         break;
       }
-      if (Accepts(port_)) return "";
+      if (AcceptsConnections("127.0.0.1", port_)) return "";
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     if (pid_ > 0) return "the node did not accept connections within 60 s:\n" + LogTail();

@@ -1,0 +1,229 @@
+#include "tools/cluster/cluster_command.h"
+
+#include <sys/wait.h>
+
+#include <charconv>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "client/blocking_call.h"
+#include "client/client_connection.h"
+#include "client/io_thread.h"
+#include "tools/cluster/managed_process.h"
+#include "tools/tcp_probe.h"
+
+namespace sibyl::tools::cluster {
+namespace {
+
+constexpr std::chrono::seconds kEtcdStartTimeout{30};
+constexpr std::chrono::seconds kNodeStartTimeout{60};
+constexpr std::chrono::seconds kStopGrace{10};
+
+int ParseNumber(const std::string& option, const std::string& value, int min, int max) {
+  int n = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (ec != std::errc() || end != value.data() + value.size() || n < min || n > max) {
+    throw std::invalid_argument(option + " expects a number from " + std::to_string(min) + " to " +
+                                std::to_string(max) + ", not '" + value + "'");
+  }
+  return n;
+}
+
+// True once the node at `address` answers a CQL query.
+bool AnswersCql(const std::string& address, uint16_t port) {
+  if (!AcceptsConnections(address, port)) return false;
+  client::IoThread io;
+  client::ConnectionOptions options;
+  options.host = address;
+  options.port = port;
+  options.connect_timeout = std::chrono::seconds(5);
+  options.request_timeout = std::chrono::seconds(5);
+  auto connection = client::Connection::Create(io.context(), options);
+  bool ok = client::BlockingConnect(*connection).ok() &&
+            client::BlockingQuery(*connection, "SELECT release_version FROM system.local").ok();
+  boost::asio::post(connection->executor(), [connection] { connection->Close(); });
+  io.Release();
+  return ok;
+}
+
+// Waits for `ready` while the process `pid` lives. Returns "" or why not.
+template <typename Ready>
+std::string WaitUntil(Ready ready, pid_t pid, std::chrono::seconds timeout,
+                      const std::filesystem::path& log) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    // The process is this command's child until it exits.
+    if (waitpid(pid, nullptr, WNOHANG) != 0) return "it exited:\n" + LogTail(log);
+    if (ready()) return "";
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return "it did not answer within " + std::to_string(timeout.count()) + " s:\n" + LogTail(log);
+}
+
+struct Member {
+  std::filesystem::path directory;
+  std::string program;  // "sibyl" or "etcd"
+};
+
+// Every process of the cluster, nodes first (stopped before etcd).
+std::vector<Member> Members(const ClusterLayout& layout) {
+  std::vector<Member> members;
+  std::error_code error;
+  for (int i = 1;; ++i) {
+    if (!std::filesystem::exists(layout.NodeDirectory(i), error)) break;
+    members.push_back({layout.NodeDirectory(i), "sibyl"});
+  }
+  members.push_back({layout.EtcdDirectory(), "etcd"});
+  return members;
+}
+
+int Stop(const ClusterLayout& layout, bool quiet) {
+  int stopped = 0;
+  for (const Member& member : Members(layout)) {
+    const auto pid = ReadPidFile(member.directory / "pid");
+    if (pid && StopProcess(*pid, member.program, kStopGrace)) ++stopped;
+    std::error_code ignored;
+    std::filesystem::remove(member.directory / "pid", ignored);
+  }
+  if (!quiet) {
+    if (stopped == 0) {
+      std::cout << "No cluster is running in " << layout.directory.string() << "\n";
+    } else {
+      std::cout << "Stopped " << stopped << " processes of the cluster in "
+                << layout.directory.string() << "\n";
+    }
+  }
+  return 0;
+}
+
+bool AnyRunning(const ClusterLayout& layout) {
+  for (const Member& member : Members(layout)) {
+    const auto pid = ReadPidFile(member.directory / "pid");
+    if (pid && IsRunning(*pid, member.program)) return true;
+  }
+  return false;
+}
+
+// Starts one member and waits for it; "" or why it failed.
+template <typename Ready>
+std::string StartMember(const std::vector<std::string>& command, const std::filesystem::path& dir,
+                        const std::string& log_name, std::chrono::seconds timeout, Ready ready) {
+  std::filesystem::create_directories(dir / "data");
+  const pid_t pid = SpawnDetached(command, dir / log_name, dir / "pid");
+  return WaitUntil(ready, pid, timeout, dir / log_name);
+}
+
+int Start(const ClusterLayout& layout, const std::string& self) {
+  if (AnyRunning(layout)) {
+    std::cerr << "sibyl cluster: a cluster is already running in " << layout.directory.string()
+              << " (sibyl cluster stop --dir " << layout.directory.string() << ")\n";
+    return 1;
+  }
+  const std::string etcd = FindInPath("etcd");
+  if (etcd.empty()) {
+    std::cerr << "sibyl cluster: etcd is not installed (Debian package etcd-server)\n";
+    return 1;
+  }
+  std::string failure =
+      StartMember(layout.EtcdCommand(etcd), layout.EtcdDirectory(), "etcd.log", kEtcdStartTimeout,
+                  [&] { return AcceptsConnections("127.0.0.1", layout.etcd_client_port); });
+  if (!failure.empty()) failure = "etcd did not start: " + failure;
+  // One node at a time, so each takes its tokens knowing the ones before.
+  for (int i = 1; failure.empty() && i <= layout.nodes; ++i) {
+    failure = StartMember(layout.NodeCommand(i, self), layout.NodeDirectory(i), "sibyl.log",
+                          kNodeStartTimeout,
+                          [&] { return AnswersCql(layout.NodeAddress(i), layout.native_port); });
+    if (!failure.empty()) failure = "node " + layout.NodeAddress(i) + " did not start: " + failure;
+  }
+  if (!failure.empty()) {
+    std::cerr << "sibyl cluster: " << failure;
+    Stop(layout, true);
+    return 1;
+  }
+  const std::string dir = layout.directory.string();
+  std::cout << "Cluster '" << layout.cluster_name << "' is up: " << layout.nodes
+            << " nodes on 127.0.0.1-" << layout.nodes << ":" << layout.native_port << ", etcd on "
+            << layout.EtcdEndpoint() << "\n"
+            << "  data and logs: " << dir << "/node<N>/, " << dir << "/etcd/\n"
+            << "  connect:       sibyl shell 127.0.0.1 " << layout.native_port << "\n"
+            << "  stop:          sibyl cluster stop --dir " << dir << "\n";
+  return 0;
+}
+
+}  // namespace
+
+ClusterLayout ParseClusterOptions(const std::vector<std::string>& options) {
+  ClusterLayout layout;
+  for (size_t i = 0; i < options.size(); ++i) {
+    const std::string& option = options[i];
+    if (i + 1 >= options.size()) throw std::invalid_argument("missing value for " + option);
+    const std::string& value = options[++i];
+    if (option == "--nodes") {
+      layout.nodes = ParseNumber(option, value, 1, 9);
+    } else if (option == "--dir") {
+      layout.directory = value;
+    } else if (option == "--cluster-name") {
+      layout.cluster_name = value;
+    } else if (option == "--native-port") {
+      layout.native_port = static_cast<uint16_t>(ParseNumber(option, value, 1, 65535));
+    } else if (option == "--storage-port") {
+      layout.storage_port = static_cast<uint16_t>(ParseNumber(option, value, 1, 65535));
+    } else if (option == "--etcd-port") {
+      layout.etcd_client_port = static_cast<uint16_t>(ParseNumber(option, value, 1, 65534));
+      layout.etcd_peer_port = layout.etcd_client_port + 1;
+    } else {
+      throw std::invalid_argument("unknown option " + option);
+    }
+  }
+  layout.directory = std::filesystem::absolute(layout.directory);
+  return layout;
+}
+
+std::string ClusterUsage() {
+  return "Usage: sibyl cluster start [--nodes N] [--dir D] [options]\n"
+         "       sibyl cluster stop [--dir D]\n"
+         "\n"
+         "A local cluster, as ccm makes one: etcd (the metadata store) and N nodes\n"
+         "on 127.0.0.1..N, each with its data and log under D.\n"
+         "\n"
+         "Options:\n"
+         "  --nodes N          nodes to start, 1 to 9 (default: 3)\n"
+         "  --dir D            where data, logs and pid files go (default: ./sibyl-cluster)\n"
+         "  --cluster-name S   the cluster's name (default: Test Cluster)\n"
+         "  --native-port P    every node's CQL port (default: 9042)\n"
+         "  --storage-port P   every node's internode port (default: 7000)\n"
+         "  --etcd-port P      etcd's client port; P+1 is its peer port (default: 2379)\n";
+}
+
+int RunClusterCommand(const std::vector<std::string>& args, const std::string& self) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    (args.empty() ? std::cerr : std::cout) << ClusterUsage();
+    return args.empty() ? 2 : 0;
+  }
+  const std::string& action = args[0];
+  try {
+    const ClusterLayout layout =
+        ParseClusterOptions(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (action == "start") {
+      // The nodes run this very executable, wherever it was started from.
+      std::error_code error;
+      const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
+      return Start(layout, error ? std::filesystem::absolute(self).string() : executable.string());
+    }
+    if (action == "stop") return Stop(layout, false);
+    std::cerr << "sibyl cluster: unknown command '" << action << "'\n" << ClusterUsage();
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "sibyl cluster: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "sibyl cluster: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace sibyl::tools::cluster
