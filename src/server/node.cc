@@ -15,6 +15,8 @@
 #include "cluster/coordinator.h"
 #include "cluster/node_identity.h"
 #include "common/clock.h"
+#include "common/error.h"
+#include "locator/snitch.h"
 #include "query/query_processor.h"
 #include "schema/local_metadata_store.h"
 #include "schema/system_keyspaces.h"
@@ -135,6 +137,21 @@ std::map<std::string, std::optional<std::string>> MakeSettings(const Config& con
   };
 }
 
+// This node's datacenter and rack. SimpleSnitch reports Sibyl's own
+// `datacenter` and `rack` keys (datacenter1 / rack1 by default, Cassandra's
+// fixed answer); GossipingPropertyFileSnitch reads cassandra-rackdc.properties
+// beside the --config file (or the `rackdc_properties` file).
+locator::Location ResolveLocation(const Config& config) {
+  if (config.endpoint_snitch == "SimpleSnitch") return {config.datacenter, config.rack};
+  std::filesystem::path file = config.rackdc_properties;
+  if (file.empty()) file = config.config_directory / locator::kRackDcPropertiesFile;
+  try {
+    return locator::Snitch::FromConfig(config.endpoint_snitch, file).local();
+  } catch (const CqlError& e) {
+    throw ConfigError(e.what());
+  }
+}
+
 schema::LocalNodeInfo MakeLocalNodeInfo(const Config& config,
                                         const cluster::NodeIdentity& identity) {
   schema::LocalNodeInfo info;
@@ -146,8 +163,9 @@ schema::LocalNodeInfo MakeLocalNodeInfo(const Config& config,
   info.rpc_address =
       config.broadcast_rpc_address.empty() ? config.native_address() : config.broadcast_rpc_address;
   info.rpc_port = config.native_transport_port;
-  info.data_center = config.datacenter;
-  info.rack = config.rack;
+  const locator::Location location = ResolveLocation(config);
+  info.data_center = location.datacenter;
+  info.rack = location.rack;
   info.host_id = types::Uuid::FromBytes(
       BytesView(reinterpret_cast<const char*>(identity.host_id.data()), identity.host_id.size()));
   info.gossip_generation =

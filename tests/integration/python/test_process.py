@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sibyl_process import SibylServer, die_with_parent, free_port, sibyl_binary
+from sibyl_process import SibylServer, die_with_parent, free_port, running_server, sibyl_binary
 
 RUN_TIMEOUT_S = 30
 
@@ -187,3 +187,36 @@ def test_restart_on_same_data_dir(tmp_path):
 def test_commitlog_sync_settings_are_checked_as_cassandra_checks_them(tmp_path, args, message):
     result = run([*start_args(tmp_path), *args], tmp_path)
     assert_fails_with_one_line(result, message)
+
+
+def test_gossiping_property_file_snitch_reads_cassandra_rackdc_properties(tmp_path):
+    # As Cassandra, the file sits beside the configuration file.
+    (tmp_path / "cassandra-rackdc.properties").write_text("# where this node is\ndc = dc7\nrack=r3\n")
+    config = tmp_path / "sibyl.yaml"
+    config.write_text("endpoint_snitch: org.apache.cassandra.locator.GossipingPropertyFileSnitch\n")
+    from cassandra.cluster import Cluster
+    from cassandra.policies import DCAwareRoundRobinPolicy
+    with running_server(["--config", str(config)]) as server:
+        cluster = Cluster(["127.0.0.1"], port=server.port, protocol_version=4,
+                          load_balancing_policy=DCAwareRoundRobinPolicy(local_dc="dc7"))
+        try:
+            session = cluster.connect()
+            row = session.execute("SELECT data_center, rack FROM system.local").one()
+            assert (row.data_center, row.rack) == ("dc7", "r3")
+            setting = session.execute(
+                "SELECT value FROM system_views.settings WHERE name = 'endpoint_snitch'").one()
+            assert setting.value == "GossipingPropertyFileSnitch"
+        finally:
+            cluster.shutdown()
+
+
+def test_gossiping_property_file_snitch_without_its_file_refuses_to_start(tmp_path):
+    result = run([*start_args(tmp_path), "--endpoint-snitch", "GossipingPropertyFileSnitch",
+                  "--rackdc-properties", str(tmp_path / "absent.properties")], tmp_path)
+    assert_fails_with_one_line(result, "DC or rack not found in snitch properties",
+                               "absent.properties")
+
+
+def test_unsupported_snitch_is_named(tmp_path):
+    result = run([*start_args(tmp_path), "--endpoint-snitch", "Ec2Snitch"], tmp_path)
+    assert_fails_with_one_line(result, "Ec2Snitch", "SimpleSnitch", "GossipingPropertyFileSnitch")
