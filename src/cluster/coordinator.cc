@@ -4,12 +4,39 @@
 
 namespace sibyl::cluster {
 
-void Coordinator::Mutate(const std::vector<storage::Mutation>& mutations, bool atomic) {
+const char* WriteTypeName(WriteType type) {
+  switch (type) {
+    case WriteType::kSimple:
+      return "SIMPLE";
+    case WriteType::kBatch:
+      return "BATCH";
+    case WriteType::kUnloggedBatch:
+      return "UNLOGGED_BATCH";
+    case WriteType::kCounter:
+      return "COUNTER";
+    case WriteType::kBatchLog:
+      return "BATCH_LOG";
+    case WriteType::kCas:
+      return "CAS";
+    case WriteType::kView:
+      return "VIEW";
+    case WriteType::kCdc:
+      return "CDC";
+  }
+  return "SIMPLE";
+}
+
+void Coordinator::Mutate(const std::vector<storage::Mutation>& mutations,
+                         const WriteOptions& options) {
   if (mutations.size() == 1) {
     engine_.Apply(mutations.front());
     return;
   }
-  if (atomic) {
+  // One node applies every batch (and a counter statement's partitions) as
+  // one write: cheaper than a write per partition, and all-or-nothing, which
+  // Cassandra promises only for logged batches. A plain statement over
+  // several partitions (k IN ...) applies each on its own, as Cassandra does.
+  if (options.type != WriteType::kSimple) {
     std::vector<const storage::Mutation*> all;
     all.reserve(mutations.size());
     for (const auto& m : mutations) all.push_back(&m);
@@ -19,7 +46,8 @@ void Coordinator::Mutate(const std::vector<storage::Mutation>& mutations, bool a
   for (const auto& m : mutations) engine_.Apply(m);
 }
 
-storage::ReadResult Coordinator::Read(const storage::ReadCommand& command) const {
+storage::ReadResult Coordinator::Read(const storage::ReadCommand& command,
+                                      uint16_t /*consistency*/) const {
   return engine_.Read(command);
 }
 

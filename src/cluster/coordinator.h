@@ -4,6 +4,7 @@
 // extend it later rather than rewrite its callers (design.md, "Later").
 // Today every replica is the local engine.
 
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -15,15 +16,30 @@
 
 namespace sibyl::cluster {
 
+// The protocol's code of ONE (protocol::Consistency::kOne).
+inline constexpr uint16_t kConsistencyOne = 0x0001;
+
+// What a write is, as a WriteTimeout reports it (native protocol spec,
+// section 8: the writeType strings).
+enum class WriteType { kSimple, kBatch, kUnloggedBatch, kCounter, kBatchLog, kCas, kView, kCdc };
+[[nodiscard]] const char* WriteTypeName(WriteType type);  // "SIMPLE", "UNLOGGED_BATCH", ...
+
+struct WriteOptions {
+  uint16_t consistency = kConsistencyOne;
+  WriteType type = WriteType::kSimple;
+};
+
 class Coordinator {
  public:
   // Both must outlive the coordinator.
   Coordinator(storage::Engine& engine, Clock& clock) : engine_(engine), clock_(clock) {}
 
-  // Applies the mutations; all of them atomically when `atomic` (a logged
-  // batch, or one partition's changes), else each on its own.
-  void Mutate(const std::vector<storage::Mutation>& mutations, bool atomic);
-  [[nodiscard]] storage::ReadResult Read(const storage::ReadCommand& command) const;
+  // Applies the mutations at `options.consistency`: all of them atomically
+  // for a logged batch (WriteType::kBatch), else each partition's on its own
+  // (a single node applies any batch as one write).
+  void Mutate(const std::vector<storage::Mutation>& mutations, const WriteOptions& options);
+  [[nodiscard]] storage::ReadResult Read(const storage::ReadCommand& command,
+                                         uint16_t consistency = kConsistencyOne) const;
   void Truncate(const types::Uuid& table_id);
 
   // A lightweight transaction's read-check-write on one partition: under

@@ -60,6 +60,8 @@ struct ReadRequest {
   // `now` for deciding what has expired (protocol v5 now_in_seconds); the
   // source's clock when unset.
   std::optional<int32_t> now_seconds;
+  // The consistency level the statement reads at (protocol::Consistency).
+  uint16_t consistency = 0x0001;
 };
 
 struct RowPage {

@@ -236,7 +236,7 @@ RowPage StorageRowSource::Read(const ReadRequest& request) const {
   if (!with_now.now_seconds) with_now.now_seconds = coordinator_.clock().NowSeconds();
   storage::ReadCommand command = MakeReadCommand(with_now, *with_now.now_seconds);
   if (request.plan == nullptr || !request.plan->partitions) {
-    const storage::ReadResult result = coordinator_.Read(command);
+    const storage::ReadResult result = coordinator_.Read(command, request.consistency);
     page.rows = ToRows(with_now, result);
     page.next = result.next;
     page.tombstones_scanned = result.tombstones_scanned;
@@ -268,7 +268,7 @@ RowPage StorageRowSource::Read(const ReadRequest& request) const {
       command.resume_after.reset();
     }
     command.row_limit = rows_left;
-    const storage::ReadResult result = coordinator_.Read(command);
+    const storage::ReadResult result = coordinator_.Read(command, request.consistency);
     page.tombstones_scanned += result.tombstones_scanned;
     rows_left -= CountedRows(result);
     AppendRows(page.rows, ToRows(with_now, result));

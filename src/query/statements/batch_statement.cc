@@ -180,7 +180,13 @@ Result ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchE
   if (merged.empty()) return VoidResult{};
   CheckBatchSize(merged, children, execution);
   CheckUnloggedSpread(merged, children, execution);
-  coordinator.Mutate(merged, /*atomic=*/true);
+  const bool is_counter = execution.type == protocol::BatchType::kCounter;
+  cluster::WriteOptions options{.consistency = children.front().params->consistency,
+                                .type = is_counter ? cluster::WriteType::kCounter
+                                        : execution.type == protocol::BatchType::kLogged
+                                            ? cluster::WriteType::kBatch
+                                            : cluster::WriteType::kUnloggedBatch};
+  coordinator.Mutate(merged, options);
   return VoidResult{};
 }
 
@@ -201,7 +207,11 @@ Result ExecuteModification(const ModificationPlan& plan, const BoundValues& valu
       statement.BuildMutations(values, params, coordinator.clock(), &coordinator);
   // One mutation per partition, each applied atomically (as Cassandra applies
   // a statement's partitions independently).
-  if (!mutations.empty()) coordinator.Mutate(mutations, /*atomic=*/false);
+  if (!mutations.empty()) {
+    coordinator.Mutate(mutations, {.consistency = params.consistency,
+                                   .type = statement.is_counter() ? cluster::WriteType::kCounter
+                                                                  : cluster::WriteType::kSimple});
+  }
   return VoidResult{};
 }
 

@@ -4,11 +4,10 @@
 // through QUERY, and the BATCH message).
 //
 // A batch's mutations are merged per partition (storage/mutation_merge.h,
-// the storage's own reconciliation) and applied through the
-// coordinator as one atomic write (Coordinator::Mutate(..., atomic=true)):
-// on one node that makes every batch, logged or not, all-or-nothing. A batch
-// log (replaying a logged batch whose coordinator died half-way through
-// sending it to several replicas) is left for when there are several nodes.
+// the storage's own reconciliation) and handed to the coordinator with the
+// batch's write type: a logged batch is applied all-or-nothing
+// (WriteType::kBatch; on several nodes through a batch log), an unlogged or
+// counter batch partition by partition, as Cassandra applies them.
 //
 // Cassandra 4.1's rules and messages (BatchStatement.validate):
 //   Global TTL on the BATCH statement is not supported.

@@ -104,7 +104,8 @@ class CasTest : public testing::QueryTest, public ::testing::WithParamInterface<
     auto statement = Prepare(query);
     protocol::QueryParameters params;
     BoundValues values(statement->bind_specs(), params);
-    coordinator_.Mutate(statement->BuildMutations(values, params, clock_, &coordinator_), true);
+    coordinator_.Mutate(statement->BuildMutations(values, params, clock_, &coordinator_),
+                        {.type = cluster::WriteType::kBatch});
   }
 
   // Every row of a table's partition, as "k,c,..." in SELECT * order.

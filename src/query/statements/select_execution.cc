@@ -324,6 +324,7 @@ class SelectExecution {
     request.static_only_rows = s.queries_full_partitions_;
     request.reversed = s.reversed_;
     request.now_seconds = params_.now_in_seconds;
+    request.consistency = params_.consistency;
     return request;
   }
 
