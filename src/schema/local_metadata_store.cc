@@ -1,15 +1,11 @@
 #include "schema/local_metadata_store.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
 
 #include "common/error.h"
+#include "schema/durable_file.h"
 #include "schema/schema_snapshot_codec.h"
 #include "schema/system_keyspaces.h"
 
@@ -18,41 +14,6 @@ namespace {
 
 constexpr const char* kSnapshotFile = "schema.db";
 constexpr const char* kTemporaryFile = "schema.db.tmp";
-
-std::string ErrnoText(const std::string& what, const std::filesystem::path& path) {
-  return what + " " + path.string() + ": " + std::strerror(errno);
-}
-
-// Writes `data` to `path` and fsyncs it; throws std::runtime_error.
-void WriteFileDurably(const std::filesystem::path& path, BytesView data) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error(ErrnoText("cannot create", path));
-  size_t written = 0;
-  while (written < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + written, data.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const std::string message = ErrnoText("cannot write", path);
-      ::close(fd);
-      throw std::runtime_error(message);
-    }
-    written += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    const std::string message = ErrnoText("cannot fsync", path);
-    ::close(fd);
-    throw std::runtime_error(message);
-  }
-  if (::close(fd) != 0) throw std::runtime_error(ErrnoText("cannot close", path));
-}
-
-void SyncDirectory(const std::filesystem::path& directory) {
-  const int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) throw std::runtime_error(ErrnoText("cannot open", directory));
-  const int result = ::fsync(fd);
-  ::close(fd);
-  if (result != 0) throw std::runtime_error(ErrnoText("cannot fsync", directory));
-}
 
 }  // namespace
 
@@ -90,16 +51,15 @@ std::unique_ptr<LocalMetadataStore> LocalMetadataStore::Open(
       new LocalMetadataStore(directory, std::move(schema), decoded.epoch));
 }
 
-void LocalMetadataStore::Persist(const Schema& schema, uint64_t epoch) {
-  const std::filesystem::path temporary = directory_ / kTemporaryFile;
+MetadataStore::PersistResult LocalMetadataStore::Persist(const Schema& schema, uint64_t epoch) {
   try {
-    WriteFileDurably(temporary, EncodeSchemaSnapshot(schema, epoch));
-    std::filesystem::rename(temporary, snapshot_path_);
-    SyncDirectory(directory_);
+    ReplaceFileDurably(snapshot_path_, directory_ / kTemporaryFile,
+                       EncodeSchemaSnapshot(schema, epoch));
   } catch (const std::exception& e) {
     throw CqlError(ErrorCode::kServerError,
                    std::string("Failed to persist the schema change: ") + e.what());
   }
+  return PersistResult::kDurable;
 }
 
 }  // namespace sibyl::schema

@@ -39,7 +39,7 @@ class LocalMetadataStore final : private internal::OwnedSchemaStore, public Meta
   const std::filesystem::path& snapshot_path() const { return snapshot_path_; }
 
  protected:
-  void Persist(const Schema& schema, uint64_t epoch) override;
+  PersistResult Persist(const Schema& schema, uint64_t epoch) override;
 
  private:
   LocalMetadataStore(std::filesystem::path directory, SchemaPtr initial, uint64_t epoch);

@@ -8,11 +8,6 @@
 
 namespace sibyl::schema {
 
-uint64_t MetadataStore::epoch() const {
-  std::lock_guard lock(mutex_);
-  return epoch_;
-}
-
 void MetadataStore::AddListener(Listener listener) {
   std::lock_guard lock(mutex_);
   listeners_.push_back(std::move(listener));
@@ -20,20 +15,40 @@ void MetadataStore::AddListener(Listener listener) {
 
 MetadataStore::CommitResult MetadataStore::Commit(const Transformation& transformation) {
   std::lock_guard lock(mutex_);
-  CommitResult result;
-  result.before = schemas_->snapshot();
-  result.after = result.before;
-  result.epoch = epoch_;
-  std::optional<Schema::KeyspaceMap> next = transformation(*result.before);
-  if (!next) return result;
-  auto after = std::make_shared<const Schema>(std::move(*next));
-  // Equal contents give an equal version: Cassandra answers such a change
-  // (an empty diff) as a no-op too.
-  if (after->version() == result.before->version()) return result;
-  Persist(*after, epoch_ + 1);
+  for (;;) {
+    CommitResult result;
+    result.before = schemas_->snapshot();
+    result.after = result.before;
+    result.epoch = epoch();
+    std::optional<Schema::KeyspaceMap> next = transformation(*result.before);
+    if (!next) return result;
+    auto after = std::make_shared<const Schema>(std::move(*next));
+    // Equal contents give an equal version: Cassandra answers such a change
+    // (an empty diff) as a no-op too.
+    if (after->version() == result.before->version()) return result;
+    if (Persist(*after, result.epoch + 1) == PersistResult::kSuperseded) continue;
+    NotifyAndPublish(result.before, after, result.epoch + 1);
+    result.after = std::move(after);
+    result.changed = true;
+    result.epoch = epoch();
+    return result;
+  }
+}
+
+void MetadataStore::PublishLocked(SchemaPtr after, uint64_t epoch) {
+  const SchemaPtr before = schemas_->snapshot();
+  if (after == nullptr) {
+    epoch_.store(epoch, std::memory_order_release);
+    return;
+  }
+  NotifyAndPublish(before, after, epoch);
+}
+
+void MetadataStore::NotifyAndPublish(const SchemaPtr& before, const SchemaPtr& after,
+                                     uint64_t epoch) {
   for (const Listener& listener : listeners_) {
     try {
-      listener(*result.before, *after);
+      listener(*before, *after);
     } catch (const CqlError&) {
       throw;
     } catch (const std::exception& e) {
@@ -41,12 +56,8 @@ MetadataStore::CommitResult MetadataStore::Commit(const Transformation& transfor
                      std::string("Failed to apply the schema change: ") + e.what());
     }
   }
-  ++epoch_;
+  epoch_.store(epoch, std::memory_order_release);
   schemas_->Publish(after);
-  result.after = std::move(after);
-  result.changed = true;
-  result.epoch = epoch_;
-  return result;
 }
 
 }  // namespace sibyl::schema

@@ -3,9 +3,11 @@
 // the current schema through a MetadataStore; the store numbers each change
 // with an epoch, makes it durable, and only then publishes the new snapshot
 // to its SchemaStore, from which every request reads. Today the store is the
-// node's own (LocalMetadataStore, local_metadata_store.h); a cluster will
-// put an epoch-numbered log shared by all nodes behind this same interface,
-// so nothing outside it may assume a change happened locally.
+// node's own (LocalMetadataStore, local_metadata_store.h); a cluster puts
+// an epoch-numbered log shared by all nodes behind this same interface
+// (metadata/etcd_metadata_store.h), so nothing outside it may assume a
+// change happened locally: changes made on other nodes are published here
+// too, in epoch order, through the same listeners.
 //
 //   MetadataStore::CommitResult r = store.Commit([&](const Schema& current) {
 //     Schema::KeyspaceMap next = current.keyspaces();
@@ -17,10 +19,19 @@
 // Listeners (AddListener) follow every change: the storage engine creates
 // a new table's column family there, before any client can see the table.
 //
-// Thread-safety: Commit() may be called from any thread; commits are
-// serialized, and each transformation sees the schema every earlier commit
-// left. Readers never block on a commit.
+// A store whose log is shared implements Persist as a compare-and-swap:
+// when another writer took the epoch first, Persist publishes what that
+// writer changed (PublishLocked) and answers kSuperseded, and Commit runs
+// the transformation again over the newer schema. Each transformation's
+// result is then committed exactly once, over the schema it was computed
+// from.
+//
+// Thread-safety: Commit() may be called from any thread; commits (and
+// changes published from elsewhere) are serialized by the commit lock, and
+// each transformation sees the schema every earlier change left. Readers
+// (schemas(), epoch()) never block on a commit.
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -60,7 +71,9 @@ class MetadataStore {
   void AddListener(Listener listener);
 
   SchemaStore& schemas() { return *schemas_; }
-  uint64_t epoch() const;
+  // The epoch of the last change published (schema or, for a cluster's
+  // store, anything else the epoch numbers).
+  uint64_t epoch() const { return epoch_.load(std::memory_order_acquire); }
 
   // Applies `transformation` to the current schema. A result whose contents
   // differ (a new Schema::version()) is persisted as the next epoch and then
@@ -71,14 +84,35 @@ class MetadataStore {
  protected:
   // REQUIRES: `schemas` outlives the store.
   MetadataStore(SchemaStore& schemas, uint64_t epoch) : schemas_(&schemas), epoch_(epoch) {}
-  // Makes `schema` durable as `epoch` before it is published. Called with
-  // the commit lock held.
-  virtual void Persist(const Schema& schema, uint64_t epoch) = 0;
+
+  enum class PersistResult {
+    kDurable,     // `schema` is durable as `epoch`: Commit publishes it
+    kSuperseded,  // another writer took `epoch` first; its change (and any
+                  // after it) is published: Commit transforms the new schema
+  };
+  // Makes `schema` durable as `epoch` (== epoch() + 1) before it is
+  // published. Called with the commit lock held. Throws
+  // CqlError(kServerError) when it cannot.
+  virtual PersistResult Persist(const Schema& schema, uint64_t epoch) = 0;
+
+  // Takes the commit lock, for a store publishing changes from elsewhere.
+  [[nodiscard]] std::unique_lock<std::mutex> LockCommits() const {
+    return std::unique_lock(mutex_);
+  }
+  // Publishes a change committed elsewhere as `epoch`: the listeners see
+  // (current schema, *after), then readers see `after`, as for a local
+  // commit. `after` null: the epoch changed no schema, only epoch() moves.
+  // Throws as Commit does when a listener throws; nothing is published then.
+  // REQUIRES: the commit lock is held; epoch > epoch().
+  void PublishLocked(SchemaPtr after, uint64_t epoch);
 
  private:
+  // Calls the listeners, then publishes `after` as `epoch`. REQUIRES: the lock.
+  void NotifyAndPublish(const SchemaPtr& before, const SchemaPtr& after, uint64_t epoch);
+
   SchemaStore* schemas_;
   mutable std::mutex mutex_;
-  uint64_t epoch_;                   // GUARDED_BY(mutex_)
+  std::atomic<uint64_t> epoch_;      // written under mutex_
   std::vector<Listener> listeners_;  // GUARDED_BY(mutex_)
 };
 
@@ -89,7 +123,7 @@ class InMemoryMetadataStore final : public MetadataStore {
   explicit InMemoryMetadataStore(SchemaStore& schemas) : MetadataStore(schemas, 0) {}
 
  protected:
-  void Persist(const Schema&, uint64_t) override {}
+  PersistResult Persist(const Schema&, uint64_t) override { return PersistResult::kDurable; }
 };
 
 }  // namespace sibyl::schema
