@@ -12,7 +12,13 @@ using protocol::Consistency;
 
 namespace {
 
-int QuorumFor(const ReplicationFactors& factors) { return factors.all / 2 + 1; }
+int QuorumFor(const locator::ReplicationStrategy& strategy) {
+  return strategy.replication_factor() / 2 + 1;
+}
+
+bool IsNetworkTopology(const locator::ReplicationStrategy& strategy) {
+  return strategy.kind() == locator::ReplicationStrategy::Kind::kNetworkTopology;
+}
 
 [[noreturn]] void ThrowUnavailable(uint16_t consistency, std::string message, int required,
                                    int alive) {
@@ -30,13 +36,10 @@ int CountIn(std::span<const std::string_view> live, std::string_view dc) {
 
 }  // namespace
 
-int ReplicationFactors::InDatacenter(std::string_view dc) const {
-  const auto it = per_datacenter.find(dc);
-  return it == per_datacenter.end() ? 0 : it->second;
-}
-
-int LocalQuorumFor(const ReplicationFactors& factors, std::string_view dc) {
-  return factors.network_topology ? factors.InDatacenter(dc) / 2 + 1 : QuorumFor(factors);
+int LocalQuorumFor(const locator::ReplicationStrategy& strategy, std::string_view dc) {
+  // ReplicationFactorIn answers the total factor for strategies without
+  // datacenters, which makes this QUORUM's answer for them, as in Cassandra.
+  return strategy.ReplicationFactorIn(dc) / 2 + 1;
 }
 
 bool IsDatacenterLocal(uint16_t consistency) {
@@ -50,7 +53,8 @@ bool IsDatacenterLocal(uint16_t consistency) {
   }
 }
 
-int BlockFor(uint16_t consistency, const ReplicationFactors& factors, std::string_view local_dc) {
+int BlockFor(uint16_t consistency, const locator::ReplicationStrategy& strategy,
+             std::string_view local_dc) {
   switch (static_cast<Consistency>(consistency)) {
     case Consistency::kAny:
     case Consistency::kOne:
@@ -63,23 +67,25 @@ int BlockFor(uint16_t consistency, const ReplicationFactors& factors, std::strin
       return 3;
     case Consistency::kQuorum:
     case Consistency::kSerial:
-      return QuorumFor(factors);
+      return QuorumFor(strategy);
     case Consistency::kAll:
-      return factors.all;
+      return strategy.replication_factor();
     case Consistency::kLocalQuorum:
     case Consistency::kLocalSerial:
-      return LocalQuorumFor(factors, local_dc);
+      return LocalQuorumFor(strategy, local_dc);
     case Consistency::kEachQuorum: {
-      if (!factors.network_topology) return QuorumFor(factors);
+      if (!IsNetworkTopology(strategy)) return QuorumFor(strategy);
       int total = 0;
-      for (const auto& [dc, rf] : factors.per_datacenter) total += LocalQuorumFor(factors, dc);
+      for (const auto& [dc, rf] : strategy.datacenter_factors())
+        total += LocalQuorumFor(strategy, dc);
       return total;
     }
   }
   ThrowProtocol("Unknown code " + std::to_string(consistency) + " for a consistency level");
 }
 
-void AssureSufficientLiveReplicas(uint16_t consistency, const ReplicationFactors& factors,
+void AssureSufficientLiveReplicas(uint16_t consistency,
+                                  const locator::ReplicationStrategy& strategy,
                                   std::string_view local_dc, std::span<const std::string_view> live,
                                   int block_for) {
   switch (static_cast<Consistency>(consistency)) {
@@ -94,9 +100,9 @@ void AssureSufficientLiveReplicas(uint16_t consistency, const ReplicationFactors
       return;
     }
     case Consistency::kEachQuorum:
-      if (factors.network_topology) {
-        for (const auto& [dc, rf] : factors.per_datacenter) {
-          const int dc_block_for = LocalQuorumFor(factors, dc);
+      if (IsNetworkTopology(strategy)) {
+        for (const auto& [dc, rf] : strategy.datacenter_factors()) {
+          const int dc_block_for = LocalQuorumFor(strategy, dc);
           const int dc_live = CountIn(live, dc);
           if (dc_live < dc_block_for) {
             ThrowUnavailable(consistency, CannotAchieve(consistency) + " in DC " + dc, dc_block_for,

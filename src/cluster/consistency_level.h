@@ -19,28 +19,20 @@
 // Pure functions: safe from any thread.
 
 #include <cstdint>
-#include <map>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "locator/replication_strategy.h"
+
 namespace sibyl::cluster {
-
-// A keyspace's replication factors as consistency levels need them.
-struct ReplicationFactors {
-  int all = 1;                    // replicas of every token
-  bool network_topology = false;  // NetworkTopologyStrategy: per_datacenter is meaningful
-  std::map<std::string, int, std::less<>> per_datacenter;
-
-  int InDatacenter(std::string_view dc) const;  // 0 for a datacenter not listed
-};
 
 // The replicas a request at `consistency` waits for (`consistency` is the
 // protocol's code, protocol::Consistency).
-[[nodiscard]] int BlockFor(uint16_t consistency, const ReplicationFactors& factors,
+[[nodiscard]] int BlockFor(uint16_t consistency, const locator::ReplicationStrategy& strategy,
                            std::string_view local_dc);
 // A datacenter's quorum (ConsistencyLevel.localQuorumFor).
-[[nodiscard]] int LocalQuorumFor(const ReplicationFactors& factors, std::string_view dc);
+[[nodiscard]] int LocalQuorumFor(const locator::ReplicationStrategy& strategy, std::string_view dc);
 // LOCAL_ONE, LOCAL_QUORUM and NODE_LOCAL count only the local datacenter's
 // replicas (LOCAL_SERIAL is not flagged so in Cassandra either).
 [[nodiscard]] bool IsDatacenterLocal(uint16_t consistency);
@@ -48,7 +40,8 @@ struct ReplicationFactors {
 // Throws CqlError(kUnavailable) unless `live` — the datacenter of each live
 // replica the request could use — satisfies `consistency`, `block_for`
 // being BlockFor's answer. ANY always passes (a hint on the coordinator will do).
-void AssureSufficientLiveReplicas(uint16_t consistency, const ReplicationFactors& factors,
+void AssureSufficientLiveReplicas(uint16_t consistency,
+                                  const locator::ReplicationStrategy& strategy,
                                   std::string_view local_dc, std::span<const std::string_view> live,
                                   int block_for);
 

@@ -14,17 +14,14 @@ using protocol::Consistency;
 
 uint16_t Code(Consistency c) { return static_cast<uint16_t>(c); }
 
-ReplicationFactors Simple(int rf) { return ReplicationFactors{.all = rf}; }
+locator::ReplicationStrategy Simple(int rf) { return locator::ReplicationStrategy::Simple(rf); }
 
-ReplicationFactors Nts(std::map<std::string, int, std::less<>> per_dc) {
-  ReplicationFactors factors{.network_topology = true, .per_datacenter = per_dc};
-  factors.all = 0;
-  for (const auto& [dc, rf] : per_dc) factors.all += rf;
-  return factors;
+locator::ReplicationStrategy Nts(std::map<std::string, int> per_dc) {
+  return locator::ReplicationStrategy::NetworkTopology(std::move(per_dc));
 }
 
 TEST(ConsistencyLevelTest, BlockForAsCassandra) {
-  const ReplicationFactors rf3 = Simple(3);
+  const locator::ReplicationStrategy rf3 = Simple(3);
   EXPECT_EQ(BlockFor(Code(Consistency::kAny), rf3, "dc1"), 1);
   EXPECT_EQ(BlockFor(Code(Consistency::kOne), rf3, "dc1"), 1);
   EXPECT_EQ(BlockFor(Code(Consistency::kTwo), rf3, "dc1"), 2);
@@ -38,7 +35,7 @@ TEST(ConsistencyLevelTest, BlockForAsCassandra) {
   EXPECT_EQ(BlockFor(Code(Consistency::kLocalQuorum), rf3, "dc1"), 2);
   EXPECT_EQ(BlockFor(Code(Consistency::kEachQuorum), rf3, "dc1"), 2);
 
-  const ReplicationFactors nts = Nts({{"dc1", 3}, {"dc2", 5}});
+  const locator::ReplicationStrategy nts = Nts({{"dc1", 3}, {"dc2", 5}});
   EXPECT_EQ(BlockFor(Code(Consistency::kQuorum), nts, "dc1"), 5);  // 8 / 2 + 1
   EXPECT_EQ(BlockFor(Code(Consistency::kAll), nts, "dc1"), 8);
   EXPECT_EQ(BlockFor(Code(Consistency::kLocalQuorum), nts, "dc1"), 2);
@@ -55,7 +52,7 @@ struct Refusal {
   int alive = 0;
 };
 
-Refusal Check(Consistency consistency, const ReplicationFactors& factors,
+Refusal Check(Consistency consistency, const locator::ReplicationStrategy& factors,
               std::vector<std::string_view> live, std::string_view local_dc = "dc1") {
   const uint16_t code = Code(consistency);
   try {
@@ -70,7 +67,7 @@ Refusal Check(Consistency consistency, const ReplicationFactors& factors,
 }
 
 TEST(ConsistencyLevelTest, UnavailableCarriesRequiredAndAlive) {
-  const ReplicationFactors rf3 = Simple(3);
+  const locator::ReplicationStrategy rf3 = Simple(3);
   EXPECT_EQ(Check(Consistency::kQuorum, rf3, {"dc1", "dc1"}).message, "available");
   const Refusal quorum = Check(Consistency::kQuorum, rf3, {"dc1"});
   EXPECT_EQ(quorum.message, "Cannot achieve consistency level QUORUM");
@@ -88,7 +85,7 @@ TEST(ConsistencyLevelTest, UnavailableCarriesRequiredAndAlive) {
 }
 
 TEST(ConsistencyLevelTest, LocalLevelsCountTheLocalDatacenterOnly) {
-  const ReplicationFactors nts = Nts({{"dc1", 3}, {"dc2", 3}});
+  const locator::ReplicationStrategy nts = Nts({{"dc1", 3}, {"dc2", 3}});
   EXPECT_EQ(Check(Consistency::kLocalQuorum, nts, {"dc1", "dc2", "dc2", "dc2"}).message,
             "Cannot achieve consistency level LOCAL_QUORUM");
   EXPECT_EQ(Check(Consistency::kLocalQuorum, nts, {"dc1", "dc1", "dc2"}).message, "available");
@@ -100,7 +97,7 @@ TEST(ConsistencyLevelTest, LocalLevelsCountTheLocalDatacenterOnly) {
 }
 
 TEST(ConsistencyLevelTest, EachQuorumNamesTheDatacenterThatFallsShort) {
-  const ReplicationFactors nts = Nts({{"dc1", 3}, {"dc2", 3}});
+  const locator::ReplicationStrategy nts = Nts({{"dc1", 3}, {"dc2", 3}});
   EXPECT_EQ(Check(Consistency::kEachQuorum, nts, {"dc1", "dc1", "dc2", "dc2"}).message,
             "available");
   const Refusal short_dc2 = Check(Consistency::kEachQuorum, nts, {"dc1", "dc1", "dc1", "dc2"});

@@ -1,5 +1,9 @@
 #include "cluster/coordinator.h"
 
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+
 #include "common/check.h"
 
 namespace sibyl::cluster {
@@ -26,8 +30,48 @@ const char* WriteTypeName(WriteType type) {
   return "SIMPLE";
 }
 
+void Coordinator::JoinCluster(const ClusterServices& services) {
+  SIBYL_CHECK(writes_ == nullptr, "a coordinator joins its cluster once");
+  writes_ = std::make_unique<WriteCoordinator>(services, engine_, clock_);
+  reads_ = std::make_unique<ReadCoordinator>(services, engine_, clock_);
+}
+
+namespace {
+
+// Waits for a cluster path's callback. The paths' own timeouts end every
+// request, so the wait always ends.
+class Completion {
+ public:
+  void Set(std::exception_ptr error) {
+    std::lock_guard lock(mutex_);
+    error_ = std::move(error);
+    done_ = true;
+    cv_.notify_all();
+  }
+  void Wait() {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [&] { return done_; });
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::exception_ptr error_;
+};
+
+}  // namespace
+
 void Coordinator::Mutate(const std::vector<storage::Mutation>& mutations,
                          const WriteOptions& options) {
+  if (writes_ != nullptr) {
+    auto completion = std::make_shared<Completion>();
+    writes_->Mutate(mutations, options,
+                    [completion](std::exception_ptr error) { completion->Set(std::move(error)); });
+    completion->Wait();
+    return;
+  }
   if (mutations.size() == 1) {
     engine_.Apply(mutations.front());
     return;
@@ -47,7 +91,18 @@ void Coordinator::Mutate(const std::vector<storage::Mutation>& mutations,
 }
 
 storage::ReadResult Coordinator::Read(const storage::ReadCommand& command,
-                                      uint16_t /*consistency*/) const {
+                                      uint16_t consistency) const {
+  if (reads_ != nullptr) {
+    auto completion = std::make_shared<Completion>();
+    auto result = std::make_shared<storage::ReadResult>();
+    reads_->Read(command, consistency,
+                 [completion, result](storage::ReadResult r, std::exception_ptr error) {
+                   *result = std::move(r);
+                   completion->Set(std::move(error));
+                 });
+    completion->Wait();
+    return std::move(*result);
+  }
   return engine_.Read(command);
 }
 

@@ -1,14 +1,23 @@
 #pragma once
-// The coordinator: every write and read of a stored table goes through it,
-// even on a ring of one node, so that replication and consistency levels
-// extend it later rather than rewrite its callers (design.md, "Later").
-// Today every replica is the local engine.
+// The coordinator: every write and read of a stored table goes through it.
+// On a single node (no JoinCluster) every replica is the local engine and
+// requests are applied or read there directly, on the caller's thread. On a
+// node of a cluster, writes and reads go to the replicas of their partitions
+// at the requested consistency level (write/write_coordinator.h,
+// read/read_coordinator.h); the blocking Mutate and Read wait for them,
+// which is why a cluster node runs statements on worker threads
+// (docs/dev/cluster.md).
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
+#include "cluster/cluster_services.h"
+#include "cluster/coordinator_types.h"
 #include "cluster/partition_locks.h"
+#include "cluster/read/read_coordinator.h"
+#include "cluster/write/write_coordinator.h"
 #include "common/clock.h"
 #include "storage/engine.h"
 #include "storage/mutation.h"
@@ -16,23 +25,19 @@
 
 namespace sibyl::cluster {
 
-// The protocol's code of ONE (protocol::Consistency::kOne).
-inline constexpr uint16_t kConsistencyOne = 0x0001;
-
-// What a write is, as a WriteTimeout reports it (native protocol spec,
-// section 8: the writeType strings).
-enum class WriteType { kSimple, kBatch, kUnloggedBatch, kCounter, kBatchLog, kCas, kView, kCdc };
-[[nodiscard]] const char* WriteTypeName(WriteType type);  // "SIMPLE", "UNLOGGED_BATCH", ...
-
-struct WriteOptions {
-  uint16_t consistency = kConsistencyOne;
-  WriteType type = WriteType::kSimple;
-};
-
 class Coordinator {
  public:
   // Both must outlive the coordinator.
   Coordinator(storage::Engine& engine, Clock& clock) : engine_(engine), clock_(clock) {}
+
+  // Makes this the coordinator of a cluster member: from now on writes and
+  // reads go to the replicas `services` designate. REQUIRES: called once,
+  // before any request; `services` outlives the coordinator.
+  void JoinCluster(const ClusterServices& services);
+  bool in_cluster() const { return writes_ != nullptr; }
+  // The cluster paths, for their asynchronous use. REQUIRES: in_cluster().
+  WriteCoordinator& writes() { return *writes_; }
+  ReadCoordinator& reads() { return *reads_; }
 
   // Applies the mutations at `options.consistency`: all of them atomically
   // for a logged batch (WriteType::kBatch), else each partition's on its own
@@ -66,6 +71,8 @@ class Coordinator {
   storage::Engine& engine_;
   Clock& clock_;
   PartitionLocks lwt_locks_;
+  std::unique_ptr<WriteCoordinator> writes_;  // set by JoinCluster
+  std::unique_ptr<ReadCoordinator> reads_;
 };
 
 }  // namespace sibyl::cluster

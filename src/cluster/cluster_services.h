@@ -1,0 +1,37 @@
+#pragma once
+// What a coordinator of a cluster works with, owned by the node
+// (server/node.cc) or by a test's simulated cluster: the current view of the
+// ring, internode messaging, the scheduler its timeouts run on, the failure
+// detector's verdicts, the hints directory, and cassandra.yaml's timeouts.
+// Everything here must outlive the coordinator that uses it.
+
+#include <chrono>
+
+#include "cluster/cluster_view.h"
+#include "cluster/hints/hint_store.h"
+#include "cluster/liveness.h"
+#include "messaging/messaging_service.h"
+#include "messaging/scheduler.h"
+
+namespace sibyl::cluster {
+
+// cassandra.yaml's *_request_timeout keys (server/config.h has the defaults).
+struct RequestTimeouts {
+  std::chrono::milliseconds read{5000};
+  std::chrono::milliseconds range{10000};
+  std::chrono::milliseconds write{2000};
+  std::chrono::milliseconds counter_write{5000};
+  std::chrono::milliseconds truncate{60000};
+};
+
+struct ClusterServices {
+  ClusterViewHolder* views = nullptr;
+  messaging::MessagingService* messaging = nullptr;
+  messaging::Scheduler* scheduler = nullptr;
+  const Liveness* liveness = nullptr;
+  HintStore* hints = nullptr;  // null: hinted_handoff_enabled is false
+  std::chrono::milliseconds max_hint_window{std::chrono::hours(3)};
+  RequestTimeouts timeouts;
+};
+
+}  // namespace sibyl::cluster

@@ -1,0 +1,78 @@
+#include "cluster/cluster_view.h"
+
+#include "common/check.h"
+#include "common/error.h"
+
+namespace sibyl::cluster {
+
+ClusterViewPtr ClusterView::Build(uint64_t epoch, metadata::DirectoryPtr directory,
+                                  schema::SchemaPtr schema, const types::Uuid& local) {
+  auto view = std::shared_ptr<ClusterView>(new ClusterView());
+  view->epoch_ = epoch;
+  view->local_id_ = local;
+  view->local_ = directory->Find(local);
+  SIBYL_CHECK(view->local_ != nullptr, "the local node must be a member of its cluster view");
+  std::map<locator::NodeId, std::vector<dht::Token>> tokens;
+  std::map<locator::NodeId, locator::Location> locations;
+  for (const auto& [id, record] : directory->nodes()) {
+    tokens.emplace(id, record.tokens);
+    locations.emplace(id, locator::Location{record.datacenter, record.rack});
+    const auto address = messaging::PeerAddress{record.broadcast_address,
+                                                static_cast<uint16_t>(record.storage_port)};
+    view->by_address_.emplace(address, id);
+  }
+  view->ring_ = locator::TokenRing(tokens);
+  view->topology_ = locator::Topology(std::move(locations));
+  // Keyspaces sharing a replication map share its placement.
+  std::map<std::map<std::string, std::string>, std::shared_ptr<const locator::ReplicaPlacement>>
+      placements;
+  for (const auto& [name, keyspace] : schema->keyspaces()) {
+    auto& placement = placements[keyspace->replication];
+    if (!placement) {
+      try {
+        placement = locator::ReplicaPlacement::Build(
+            locator::ReplicationStrategy::FromMap(keyspace->replication), view->ring_,
+            view->topology_, local);
+      } catch (const CqlError&) {
+        continue;
+      }
+    }
+    const auto [entry, added] = view->keyspaces_.emplace(name, KeyspaceReplication{placement});
+    for (const auto& [table_name, table] : keyspace->tables) {
+      view->by_table_.emplace(table->id, &entry->second);
+    }
+  }
+  view->directory_ = std::move(directory);
+  view->schema_ = std::move(schema);
+  return view;
+}
+
+const KeyspaceReplication* ClusterView::ReplicationOf(std::string_view keyspace) const {
+  const auto it = keyspaces_.find(keyspace);
+  return it == keyspaces_.end() ? nullptr : &it->second;
+}
+
+const KeyspaceReplication* ClusterView::ReplicationOfTable(const types::Uuid& table_id) const {
+  const auto it = by_table_.find(table_id);
+  return it == by_table_.end() ? nullptr : it->second;
+}
+
+messaging::PeerAddress ClusterView::AddressOf(const types::Uuid& node) const {
+  const metadata::NodeRecord* record = directory_->Find(node);
+  SIBYL_CHECK(record != nullptr, "AddressOf a node that is not a member");
+  return {record->broadcast_address, static_cast<uint16_t>(record->storage_port)};
+}
+
+std::optional<types::Uuid> ClusterView::NodeAt(const messaging::PeerAddress& address) const {
+  const auto it = by_address_.find(address);
+  if (it == by_address_.end()) return std::nullopt;
+  return it->second;
+}
+
+const std::string& ClusterView::DatacenterOf(const types::Uuid& node) const {
+  const metadata::NodeRecord* record = directory_->Find(node);
+  SIBYL_CHECK(record != nullptr, "DatacenterOf a node that is not a member");
+  return record->datacenter;
+}
+
+}  // namespace sibyl::cluster

@@ -1,0 +1,56 @@
+#pragma once
+// The read path of a coordinator in a cluster (Cassandra's
+// StorageProxy.read / readRegular / getRangeSlice, AbstractReadExecutor,
+// DigestResolver, DataResolver, BlockingReadRepair):
+//   - a partition read: the live replicas of the partition sorted by
+//     proximity (this node, its datacenter, the others), Unavailable when
+//     fewer than block_for; a data request to the first, digest requests to
+//     the others; matching digests answer; a mismatch reads every contacted
+//     replica's unfiltered data, reconciles it, repairs the replicas that
+//     differ (read_repair = 'BLOCKING' waits for them, 'NONE' does not) and
+//     answers the reconciled rows; ReadTimeout (received, block_for,
+//     data_present) after read_request_timeout; speculative retry per the
+//     table's option;
+//   - a range read: the ring's ranges covering the command's token range, in
+//     token order, each read at the consistency level from its replicas,
+//     merged, with paging and limits across them (range_request_timeout).
+//
+// The replica side (READ, RANGE_READ and READ_REPAIR handlers) is
+// registered by RegisterReplicaHandlers.
+//
+// Thread-safety: Read may be called from any thread; callbacks run on
+// messaging or scheduler threads and must not block.
+
+#include <exception>
+#include <functional>
+
+#include "cluster/cluster_services.h"
+#include "common/clock.h"
+#include "storage/engine.h"
+#include "storage/read_command.h"
+
+namespace sibyl::cluster {
+
+class ReadCoordinator {
+ public:
+  // `error` is null on success (then `result` is the answer), else the
+  // CqlError (Unavailable, ReadTimeout, ReadFailure, ...) the client gets.
+  using Callback = std::function<void(storage::ReadResult result, std::exception_ptr error)>;
+
+  // All must outlive the coordinator.
+  ReadCoordinator(const ClusterServices& services, storage::Engine& engine, Clock& clock);
+
+  void Read(storage::ReadCommand command, uint16_t consistency, Callback done);
+
+  // The replica side of reads, for this node's messaging service.
+  // REQUIRES: before messaging.Start().
+  static void RegisterReplicaHandlers(messaging::MessagingService& messaging,
+                                      storage::Engine& engine);
+
+ private:
+  ClusterServices services_;
+  storage::Engine& engine_;
+  Clock& clock_;
+};
+
+}  // namespace sibyl::cluster

@@ -1,0 +1,232 @@
+#pragma once
+// N nodes of a cluster inside one test process, over a SimulatedNetwork on
+// one SimulatedScheduler: deterministic from the seed (print it), with the
+// network's faults (drop, delay, duplicate, reorder, partitions) and nodes
+// taken down and brought back. Every node has its own reference engine,
+// messaging service, view of the ring, liveness verdicts and hints
+// directory, and a Coordinator joined to the cluster; the keyspace `ks`
+// holds one table, ks.t (k int, c int, v int, PRIMARY KEY (k, c)).
+//
+//   SimulatedCluster cluster({.nodes = 3, .seed = seed});
+//   auto error = cluster.Write(0, {mutation}, {.consistency = kQuorum});
+//   auto [result, read_error] = cluster.Read(1, command, kQuorum);
+//
+// Test helper: header-only, single-threaded (the scheduler's thread).
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <exception>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cluster/cluster_services.h"
+#include "cluster/cluster_view.h"
+#include "cluster/coordinator.h"
+#include "cluster/hints/hint_store.h"
+#include "cluster/liveness.h"
+#include "common/clock.h"
+#include "locator/token_allocation.h"
+#include "messaging/epoch_gate.h"
+#include "messaging/messaging_service.h"
+#include "messaging/simulated_network.h"
+#include "messaging/simulated_scheduler.h"
+#include "metadata/directory.h"
+#include "query/read/storage_layout.h"
+#include "schema/system_keyspaces.h"
+#include "schema/table_builder.h"
+#include "storage/reference_engine.h"
+
+namespace sibyl::cluster::testing {
+
+// Liveness a test decides.
+class SettableLiveness final : public Liveness {
+ public:
+  bool IsAlive(const types::Uuid& node) const override { return down_.count(node) == 0; }
+  std::chrono::milliseconds Downtime(const types::Uuid& node) const override {
+    const auto it = down_.find(node);
+    return it == down_.end() ? std::chrono::milliseconds(0) : it->second;
+  }
+  void SetDown(const types::Uuid& node, std::chrono::milliseconds downtime = {}) {
+    down_[node] = downtime;
+  }
+  void SetUp(const types::Uuid& node) { down_.erase(node); }
+
+ private:
+  std::map<types::Uuid, std::chrono::milliseconds> down_;
+};
+
+// Every node is always at the same epoch.
+class FixedEpochGate final : public messaging::EpochGate {
+ public:
+  uint64_t LocalEpoch() const override { return 1; }
+  void WhenCaughtUp(uint64_t, std::function<void(bool)> done) override { done(true); }
+};
+
+struct SimulatedClusterOptions {
+  int nodes = 3;
+  int num_tokens = 16;
+  uint64_t seed = 1;
+  messaging::LinkFaults faults;
+  std::map<std::string, std::string> replication{
+      {"class", "org.apache.cassandra.locator.SimpleStrategy"}, {"replication_factor", "3"}};
+  RequestTimeouts timeouts;
+  bool hinted_handoff = true;
+};
+
+class SimulatedCluster {
+ public:
+  struct Node {
+    types::Uuid id;
+    messaging::PeerAddress address;
+    ManualClock clock;
+    storage::ReferenceEngine engine;
+    SettableLiveness liveness;
+    FixedEpochGate gate;
+    ClusterViewHolder views;
+    std::unique_ptr<messaging::MessagingService> messaging;
+    std::unique_ptr<HintStore> hints;
+    std::unique_ptr<Coordinator> coordinator;
+  };
+
+  explicit SimulatedCluster(SimulatedClusterOptions options)
+      : options_(std::move(options)), network_(scheduler_, options_.seed, options_.faults) {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "sibyl-simulated-XXXXXX").string();
+    if (mkdtemp(pattern.data()) != nullptr) directory_ = pattern;
+    schema_ = MakeSchema();
+    BuildDirectory();
+    for (int i = 0; i < options_.nodes; ++i) StartNode(i);
+  }
+  ~SimulatedCluster() {
+    for (auto& node : nodes_) node->messaging->Stop();
+    scheduler_.RunUntilIdle();
+    nodes_.clear();
+    if (!directory_.empty()) std::filesystem::remove_all(directory_);
+  }
+
+  Node& node(int i) { return *nodes_.at(static_cast<size_t>(i)); }
+  int size() const { return static_cast<int>(nodes_.size()); }
+  messaging::SimulatedScheduler& scheduler() { return scheduler_; }
+  messaging::SimulatedNetwork& network() { return network_; }
+  const schema::Schema& schema() const { return *schema_; }
+  const schema::TableMetadata& table() const { return *schema_->FindTable("ks", "t"); }
+  const metadata::Directory& directory() const { return *directory_record_; }
+
+  // The node is unreachable and every other node knows it is down.
+  void Kill(int i, std::chrono::milliseconds downtime = std::chrono::seconds(1)) {
+    network_.TakeDown(node(i).address);
+    for (auto& other : nodes_) other->liveness.SetDown(node(i).id, downtime);
+  }
+  void Revive(int i) {
+    network_.BringUp(node(i).address);
+    for (auto& other : nodes_) other->liveness.SetUp(node(i).id);
+  }
+
+  // Runs a write from node `i` to its end (success: null).
+  std::exception_ptr Write(int i, std::vector<storage::Mutation> mutations,
+                           const WriteOptions& options) {
+    std::optional<std::exception_ptr> outcome;
+    node(i).coordinator->writes().Mutate(std::move(mutations), options,
+                                         [&](std::exception_ptr error) { outcome = error; });
+    RunUntil([&] { return outcome.has_value(); });
+    return *outcome;
+  }
+  std::pair<storage::ReadResult, std::exception_ptr> Read(int i, storage::ReadCommand command,
+                                                          uint16_t consistency) {
+    std::optional<std::pair<storage::ReadResult, std::exception_ptr>> outcome;
+    node(i).coordinator->reads().Read(std::move(command), consistency,
+                                      [&](storage::ReadResult result, std::exception_ptr error) {
+                                        outcome.emplace(std::move(result), error);
+                                      });
+    RunUntil([&] { return outcome.has_value(); });
+    return std::move(*outcome);
+  }
+
+  // Runs the scheduler until `done` (a request's callback always comes,
+  // through its timeout at worst); a test that waits longer than a minute of
+  // virtual time fails.
+  void RunUntil(const std::function<bool()>& done) {
+    ASSERT_TRUE(scheduler_.RunUntil(done, scheduler_.Now() + std::chrono::minutes(1)))
+        << "nothing happened within a minute of virtual time (seed " << options_.seed << ")";
+  }
+
+ private:
+  schema::SchemaPtr MakeSchema() const {
+    schema::Schema::KeyspaceMap keyspaces = schema::MakeInitialSchema()->keyspaces();
+    auto keyspace = std::make_shared<schema::KeyspaceMetadata>();
+    keyspace->name = "ks";
+    keyspace->replication = options_.replication;
+    schema::TablePtr table = schema::TableBuilder("ks", "t")
+                                 .PartitionKey("k", "int")
+                                 .Clustering("c", "int")
+                                 .Column("v", "int")
+                                 .Build();
+    keyspace->tables.emplace("t", table);
+    keyspaces["ks"] = keyspace;
+    return std::make_shared<schema::Schema>(std::move(keyspaces));
+  }
+
+  void BuildDirectory() {
+    metadata::Directory directory;
+    for (int i = 0; i < options_.nodes; ++i) {
+      std::map<locator::NodeId, std::vector<dht::Token>> tokens;
+      for (const auto& [id, record] : directory.nodes()) tokens.emplace(id, record.tokens);
+      metadata::NodeRecord record;
+      std::string id =
+          "00000000-0000-4000-8000-0000000000" + std::string(i < 10 ? "0" : "") + std::to_string(i);
+      record.host_id = *types::Uuid::Parse(id);
+      record.broadcast_address = "127.0.0." + std::to_string(i + 1);
+      record.native_address = record.broadcast_address;
+      record.datacenter = "datacenter1";
+      record.rack = "rack1";
+      record.tokens = locator::AllocateTokens(locator::TokenRing(tokens), options_.num_tokens,
+                                              options_.seed + static_cast<uint64_t>(i));
+      record.release_version = "4.1.7";
+      directory = directory.With(record);
+    }
+    directory_record_ = std::make_shared<const metadata::Directory>(std::move(directory));
+  }
+
+  void StartNode(int i) {
+    auto node = std::make_unique<Node>();
+    const metadata::NodeRecord& record = std::next(directory_record_->nodes().begin(), i)->second;
+    node->id = record.host_id;
+    node->address = {record.broadcast_address, static_cast<uint16_t>(record.storage_port)};
+    node->engine.SyncTables(query::StoredTableLayouts(*schema_));
+    node->views.Set(ClusterView::Build(1, directory_record_, schema_, node->id));
+    messaging::Transport& transport = network_.AddNode(node->address);
+    node->messaging = std::make_unique<messaging::MessagingService>(
+        transport, scheduler_, node->gate, messaging::MessagingOptions{.host_id = node->id});
+    if (options_.hinted_handoff && !directory_.empty()) {
+      node->hints = std::make_unique<HintStore>(
+          HintStore::Options{.directory = directory_ / ("hints" + std::to_string(i))});
+    }
+    WriteCoordinator::RegisterReplicaHandlers(*node->messaging, node->engine);
+    ReadCoordinator::RegisterReplicaHandlers(*node->messaging, node->engine);
+    node->coordinator = std::make_unique<Coordinator>(node->engine, node->clock);
+    node->coordinator->JoinCluster(ClusterServices{.views = &node->views,
+                                                   .messaging = node->messaging.get(),
+                                                   .scheduler = &scheduler_,
+                                                   .liveness = &node->liveness,
+                                                   .hints = node->hints.get(),
+                                                   .timeouts = options_.timeouts});
+    node->messaging->Start();
+    nodes_.push_back(std::move(node));
+  }
+
+  SimulatedClusterOptions options_;
+  messaging::SimulatedScheduler scheduler_;
+  messaging::SimulatedNetwork network_;
+  std::filesystem::path directory_;
+  schema::SchemaPtr schema_;
+  metadata::DirectoryPtr directory_record_;
+  std::vector<std::unique_ptr<Node>> nodes_;
+};
+
+}  // namespace sibyl::cluster::testing
