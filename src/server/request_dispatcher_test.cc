@@ -343,6 +343,10 @@ class FailingEngine final : public storage::Engine {
     fail_();
     return {};
   }
+  std::vector<storage::Mutation> ReadUnfiltered(const storage::ReadCommand&) const override {
+    fail_();
+    return {};
+  }
   void Truncate(const types::Uuid&) override {}
   void Flush() override {}
   void Compact(const types::Uuid&) override {}

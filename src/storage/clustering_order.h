@@ -16,6 +16,7 @@
 #include <cstddef>
 
 #include "common/bytes.h"
+#include "storage/mutation.h"
 #include "types/cql_type.h"
 #include "types/value_codec.h"
 
@@ -51,6 +52,46 @@ int CompareClusterings(const ColumnOf& column, const A& a, const B& b) {
   const int c = CompareClusteringPrefixes(column, a, b);
   if (c != 0) return c;
   return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+}
+
+// A bound as a point between clusterings: just before every clustering
+// starting with its prefix, or just after them (an inclusive end, an
+// exclusive start). An empty prefix is the partition's start or end.
+struct BoundPoint {
+  const Clustering& prefix;
+  bool after;
+  static BoundPoint Start(const ClusteringBound& start) {
+    return {start.prefix, !start.prefix.empty() && !start.inclusive};
+  }
+  static BoundPoint End(const ClusteringBound& end) {
+    return {end.prefix, end.prefix.empty() || end.inclusive};
+  }
+};
+
+template <typename ColumnOf>
+int CompareBoundPoints(const ColumnOf& column, const BoundPoint& a, const BoundPoint& b) {
+  const int c = CompareClusteringPrefixes(column, a.prefix, b.prefix);
+  if (c != 0) return c;
+  if (a.prefix.size() == b.prefix.size()) return a.after == b.after ? 0 : (a.after ? 1 : -1);
+  // One prefix extends the other: the longer one's points lie between the
+  // shorter one's two points.
+  const bool a_longer = a.prefix.size() > b.prefix.size();
+  const bool shorter_after = a_longer ? b.after : a.after;
+  const int longer_vs_shorter = shorter_after ? -1 : 1;
+  return a_longer ? longer_vs_shorter : -longer_vs_shorter;
+}
+
+// Whether two clustering ranges (bounds in clustering order) overlap as
+// stretches of the clustering space: each starts before the other ends.
+// Ranges that overlap only between two consecutive values of a column
+// (after 5 and before 6 in an int column) count as overlapping: the types'
+// order knows no "next value".
+template <typename ColumnOf>
+bool ClusteringRangesOverlap(const ColumnOf& column, const ClusteringBound& a_start,
+                             const ClusteringBound& a_end, const ClusteringBound& b_start,
+                             const ClusteringBound& b_end) {
+  return CompareBoundPoints(column, BoundPoint::Start(a_start), BoundPoint::End(b_end)) < 0 &&
+         CompareBoundPoints(column, BoundPoint::Start(b_start), BoundPoint::End(a_end)) < 0;
 }
 
 }  // namespace sibyl::storage

@@ -23,6 +23,12 @@ struct ClusteringRange {
     if (empty || encoded_clustering < BytesView(lo)) return false;
     return !hi || encoded_clustering < BytesView(*hi);
   }
+  // Whether every encoded clustering in `other` is in this one.
+  bool Covers(const ClusteringRange& other) const {
+    if (other.empty) return true;
+    if (empty || BytesView(other.lo) < BytesView(lo)) return false;
+    return !hi || (other.hi && BytesView(*other.hi) <= BytesView(*hi));
+  }
 };
 
 // Throws std::invalid_argument for bounds with more values than columns.

@@ -8,6 +8,7 @@
 //   engine->SyncTables(layouts);          // at start and after every schema change
 //   engine->Apply(mutation);              // atomic, durable per the sync mode
 //   ReadResult r = engine->Read(command);
+//   std::vector<Mutation> u = engine->ReadUnfiltered(command);  // read repair
 //
 // Thread-safety: every method may be called from any thread concurrently.
 // Apply() in batch/group mode blocks the calling thread until the write is
@@ -60,6 +61,56 @@ class Engine {
 
   // Reconciled, live data. Throws std::runtime_error for an unknown table.
   virtual ReadResult Read(const ReadCommand& command) const = 0;
+
+  // What this replica holds that decides `command`'s answer, tombstones
+  // included: what a replica sends when the coordinator reconciles replicas
+  // whose digests disagree (Cassandra's unfiltered partitions). One Mutation
+  // per partition that has anything, in the order Read gives partitions.
+  // For each partition named (or in the token range):
+  //  * the partition deletion;
+  //  * every range tombstone overlapping a slice (clustering_order.h,
+  //    ClusteringRangesOverlap), whole: not clipped to the slices;
+  //  * the static row, when a requested column is static: its marker, its
+  //    deletion, and the requested static columns' collection deletions
+  //    and cells;
+  //  * every row in the slices: marker, row deletion, and the collection
+  //    deletions and cells of EVERY regular column, requested or not, since
+  //    a row lives while any of its cells does (CASSANDRA-10657);
+  //  * cells as stored: the winning version with its timestamp, TTL and
+  //    local deletion time — live values, counters (the replica's total, as
+  //    one delta), tombstones, and expired cells. An expired cell comes as
+  //    it is stored: still an expiring cell (dead at now_seconds), or the
+  //    tombstone (timestamp, expiry - ttl) compaction made of it. It is not
+  //    converted on read as Cassandra's read path does: the conversion
+  //    changes how the cell reconciles with another expiring version of the
+  //    same timestamp (a tombstone beats it), so the merged answer could
+  //    differ from the reconciliation of all writes.
+  // Left out:
+  //  * data shadowed by a deletion the replica holds (partition, covering
+  //    range tombstone, row, collection; a deletion shadowed by an outer one
+  //    too): it is dead, and the deletion, or a stronger one, is returned
+  //    unless purgeable;
+  //  * purgeable tombstones, as Cassandra's read path purges them
+  //    (ReadCommand.withoutPurgeableTombstones), with gc_before =
+  //    now_seconds - gc_grace_seconds: a deletion or cell tombstone whose
+  //    local_deletion_time < gc_before, an expired cell whose write time
+  //    (expiry - ttl) < gc_before, an expired row marker whose expiry <
+  //    gc_before. Compaction may already have removed them; omitting them
+  //    on read keeps compacted and uncompacted replicas' answers equal.
+  //    Repairing within gc_grace is the operator's contract, as in Cassandra;
+  //  * cells of dropped columns.
+  // The limits, resume_after and `reversed` are ignored: the coordinator
+  // asks this only for the slices of a single-partition read (token ranges
+  // work too, unbounded). Rows come in clustering order.
+  //
+  // The contract (read_repair_randomized_test.cc): when replicas together
+  // received every write and nothing was purgeable, merging their answers
+  // (mutation_merge.h) and applying the merge to an empty engine gives the
+  // same Read(command) as one engine that received every write. Not for
+  // counter tables: merging two replicas' totals adds them (Cassandra keeps
+  // per-replica counter shards for that).
+  // Throws std::runtime_error for an unknown table.
+  virtual std::vector<Mutation> ReadUnfiltered(const ReadCommand& command) const = 0;
 
   // Removes every row of the table (TRUNCATE), durably.
   virtual void Truncate(const types::Uuid& table_id) = 0;

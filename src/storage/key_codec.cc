@@ -1,5 +1,6 @@
 #include "storage/key_codec.h"
 
+#include <limits>
 #include <stdexcept>
 
 #include "storage/byte_comparable.h"
@@ -179,6 +180,29 @@ Bytes ReadCellPath(const ColumnLayout& column, BytesView& in) {
   Bytes path(in);
   in = {};
   return path;
+}
+
+std::vector<std::pair<Bytes, Bytes>> TokenRangeKeys(int64_t start, int64_t end) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  auto lower = [](int64_t start) {
+    Bytes key;
+    if (start != kMin) AppendToken(start + 1, key);
+    return key;
+  };
+  auto upper = [](int64_t end) {
+    Bytes key;
+    if (end != kMin && end != kMax) AppendToken(end + 1, key);
+    return key;
+  };
+  std::vector<std::pair<Bytes, Bytes>> ranges;
+  if (end == kMin || start < end) {
+    if (start != kMax) ranges.emplace_back(lower(start), upper(end));
+  } else {  // wraps around the ring: in ring order, the part after start first
+    if (start != kMax) ranges.emplace_back(lower(start), Bytes());
+    ranges.emplace_back(Bytes(), upper(end));
+  }
+  return ranges;
 }
 
 Bytes PrefixSuccessor(BytesView prefix) {

@@ -30,6 +30,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common/bytes.h"
 #include "storage/mutation.h"
@@ -55,6 +57,12 @@ int64_t DecodeToken(BytesView eight_bytes);
 void AppendEscaped(BytesView raw, Bytes& out);
 // Reads one escaped string from `in` (advancing it); nullopt when malformed.
 std::optional<Bytes> ReadEscaped(BytesView& in);
+
+// The keys of the partitions whose token t is in (start, end] — start ==
+// minimum: from the ring's start; end == minimum: to its end; start >= end
+// wraps around the ring — as [lo, hi) key ranges (empty hi: to the end), in
+// ring order: the part after start first.
+std::vector<std::pair<Bytes, Bytes>> TokenRangeKeys(int64_t start, int64_t end);
 
 // token + escaped routing key: the prefix every record of a partition shares
 // (the prefix extractor's domain and the unit of the bloom filters).

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "storage/clustering_order.h"
+#include "storage/unfiltered_purger.h"
 #include "types/value_codec.h"
 
 namespace sibyl::storage {
@@ -229,6 +230,126 @@ struct RowReader {
   }
 };
 
+// ---- unfiltered reads ----
+
+// Whether [start, end] and some slice share a stretch of clusterings (the
+// partition when there are no slices).
+bool OverlapsSlices(const std::vector<ClusteringColumnLayout>& layout, const ClusteringBound& start,
+                    const ClusteringBound& end, const std::vector<ClusteringSlice>& slices) {
+  auto overlaps = [&](const ClusteringBound& other_start, const ClusteringBound& other_end) {
+    return ClusteringRangesOverlap(ColumnsOf(layout), start, end, other_start, other_end);
+  };
+  if (slices.empty()) return overlaps({}, {});
+  return std::any_of(slices.begin(), slices.end(), [&](const ClusteringSlice& slice) {
+    return overlaps(slice.start, slice.end);
+  });
+}
+
+bool InSlices(const std::vector<ClusteringColumnLayout>& layout, const Clustering& row,
+              const std::vector<ClusteringSlice>& slices) {
+  return slices.empty() ||
+         std::any_of(slices.begin(), slices.end(), [&](const ClusteringSlice& slice) {
+           return InBounds(layout, row, slice.start, slice.end);
+         });
+}
+
+// One row as an unfiltered read returns it (engine.h, ReadUnfiltered).
+struct UnfilteredRowReader {
+  const TableLayout& layout;
+  const std::optional<std::vector<std::string>>& columns;
+  const UnfilteredPurger& purger;
+
+  // Static rows: only the requested static columns; regular rows: every
+  // regular column.
+  bool Wanted(const ColumnLayout& column, bool is_static) const {
+    if (column.is_static != is_static) return false;
+    return !is_static || !columns ||
+           std::find(columns->begin(), columns->end(), column.name) != columns->end();
+  }
+
+  // `shadow`: the partition deletion and the range tombstones covering the row.
+  RowWrite Read(const RowState& state, const Clustering& clustering, const DeletionTime& shadow,
+                bool is_static) const {
+    RowWrite row;
+    row.is_static = is_static;
+    row.clustering = clustering;
+    if (purger.KeepDeletion(state.deletion, shadow)) row.deletion = state.deletion;
+    const DeletionTime row_shadow = ReferenceEngine::ReconcileDeletions(shadow, state.deletion);
+    if (!UnfilteredPurger::Shadows(row_shadow, state.marker.timestamp) &&
+        purger.KeepMarker(state.marker)) {
+      row.marker = state.marker;
+    }
+    for (const auto& [name, column_state] : state.columns) {
+      const ColumnLayout* column = layout.FindColumn(name);
+      if (column == nullptr || !Wanted(*column, is_static)) continue;  // dropped, or not asked
+      if (purger.KeepDeletion(column_state.deletion, row_shadow)) {
+        row.collection_deletions.push_back({name, column_state.deletion});
+      }
+      const DeletionTime column_shadow =
+          ReferenceEngine::ReconcileDeletions(row_shadow, column_state.deletion);
+      for (const auto& [path, cell] : column_state.cells) {
+        if (UnfilteredPurger::Shadows(column_shadow, cell.timestamp) || !purger.KeepCell(cell)) {
+          continue;
+        }
+        row.cells.push_back(
+            {name, column->is_multi_cell() ? std::optional<Bytes>(path) : std::nullopt, cell});
+      }
+    }
+    return row;
+  }
+};
+
+bool IsEmpty(const RowWrite& row) {
+  return row.marker.is_empty() && row.deletion.is_live() && row.collection_deletions.empty() &&
+         row.cells.empty();
+}
+
+bool WantsStatic(const TableLayout& layout,
+                 const std::optional<std::vector<std::string>>& columns) {
+  return std::any_of(layout.columns.begin(), layout.columns.end(), [&](const ColumnLayout& c) {
+    return c.is_static &&
+           (!columns || std::find(columns->begin(), columns->end(), c.name) != columns->end());
+  });
+}
+
+// Partitions in the order a read gives them: token then key order — ring
+// order for a range that wraps: the part after `start` first.
+struct RingOrder {
+  const ReadCommand& command;
+  bool operator()(const PartitionId& a, const PartitionId& b) const {
+    const int rank_a = Rank(a), rank_b = Rank(b);
+    return rank_a != rank_b ? rank_a < rank_b : a < b;
+  }
+  int Rank(const PartitionId& id) const {
+    const bool wraps = command.partitions.empty() && RangeWraps(command.range);
+    return wraps && id.first <= command.range.start ? 1 : 0;
+  }
+};
+
+// The stored partitions `command` names or whose tokens its range holds, in RingOrder.
+std::vector<std::pair<const PartitionId*, const PartitionState*>> Candidates(
+    const std::map<PartitionId, PartitionState>& partitions, const ReadCommand& command) {
+  std::vector<std::pair<const PartitionId*, const PartitionState*>> candidates;
+  if (!command.partitions.empty()) {
+    std::vector<PartitionId> ids;
+    for (const auto& key : command.partitions) ids.emplace_back(key.token, key.key);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    for (const auto& id : ids) {
+      auto it = partitions.find(id);
+      if (it != partitions.end()) candidates.emplace_back(&it->first, &it->second);
+    }
+  } else {
+    for (const auto& [id, state] : partitions) {
+      if (TokenInRange(command.range, id.first)) candidates.emplace_back(&id, &state);
+    }
+    const RingOrder before{command};
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [&](const auto& a, const auto& b) { return before(*a.first, *b.first); });
+  }
+  return candidates;
+}
+
 bool SelectsWholePartitions(const ReadCommand& command) {
   if (command.slices.empty()) return true;
   return command.slices.size() == 1 && command.slices[0].start.prefix.empty() &&
@@ -387,6 +508,46 @@ void ReferenceEngine::ApplyAll(const std::vector<const Mutation*>& mutations) {
   for (const Mutation* m : mutations) ApplyLocked(FindTable(m->table_id), *m);
 }
 
+std::vector<Mutation> ReferenceEngine::ReadUnfiltered(const ReadCommand& command) const {
+  std::shared_lock lock(mutex_);
+  const Table& table = FindTable(command.table_id);
+  const auto& clustering = table.layout.clustering;
+  const UnfilteredPurger purger(command.now_seconds, table.layout.options.gc_grace_seconds);
+  const UnfilteredRowReader reader{table.layout, command.columns, purger};
+  const bool wants_static = WantsStatic(table.layout, command.columns);
+  std::vector<Mutation> result;
+  for (const auto& [id, state] : Candidates(table.partitions, command)) {
+    Mutation m;
+    m.table_id = command.table_id;
+    m.partition = {id->first, id->second};
+    const DeletionTime& deletion = state->deletion;
+    if (purger.KeepDeletion(deletion, {})) m.partition_deletion = deletion;
+    for (const auto& rt : state->range_tombstones) {
+      if (purger.KeepDeletion(rt.deletion, deletion) &&
+          OverlapsSlices(clustering, rt.start, rt.end, command.slices)) {
+        m.range_tombstones.push_back(rt);
+      }
+    }
+    if (state->static_row && wants_static) {
+      RowWrite row = reader.Read(*state->static_row, {}, deletion, /*is_static=*/true);
+      if (!IsEmpty(row)) m.rows.push_back(std::move(row));
+    }
+    for (const auto& [key, row_state] : state->rows) {
+      if (!InSlices(clustering, key, command.slices)) continue;
+      DeletionTime shadow = deletion;
+      for (const auto& rt : state->range_tombstones) {
+        if (InBounds(clustering, key, rt.start, rt.end)) {
+          shadow = ReconcileDeletions(shadow, rt.deletion);
+        }
+      }
+      RowWrite row = reader.Read(row_state, key, shadow, /*is_static=*/false);
+      if (!IsEmpty(row)) m.rows.push_back(std::move(row));
+    }
+    if (!m.empty()) result.push_back(std::move(m));
+  }
+  return result;
+}
+
 void ReferenceEngine::Truncate(const types::Uuid& table_id) {
   std::unique_lock lock(mutex_);
   FindTable(table_id).partitions.clear();
@@ -399,33 +560,8 @@ ReadResult ReferenceEngine::Read(const ReadCommand& command) const {
   ReadResult result;
   if (command.row_limit <= 0 || command.partition_limit <= 0) return result;
 
-  // The partitions to look at, in token then key order — ring order for a
-  // range that wraps: the part after `start` first.
-  const bool wraps = command.partitions.empty() && RangeWraps(command.range);
-  auto ring_rank = [&](const PartitionId& id) {
-    return wraps && id.first <= command.range.start ? 1 : 0;
-  };
-  auto before = [&](const PartitionId& a, const PartitionId& b) {
-    const int rank_a = ring_rank(a), rank_b = ring_rank(b);
-    return rank_a != rank_b ? rank_a < rank_b : a < b;
-  };
-  std::vector<std::pair<const PartitionId*, const PartitionState*>> candidates;
-  if (!command.partitions.empty()) {
-    std::vector<PartitionId> ids;
-    for (const auto& key : command.partitions) ids.emplace_back(key.token, key.key);
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    for (const auto& id : ids) {
-      auto it = table.partitions.find(id);
-      if (it != table.partitions.end()) candidates.emplace_back(&it->first, &it->second);
-    }
-  } else {
-    for (const auto& [id, state] : table.partitions) {
-      if (TokenInRange(command.range, id.first)) candidates.emplace_back(&id, &state);
-    }
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [&](const auto& a, const auto& b) { return before(*a.first, *b.first); });
-  }
+  const RingOrder before{command};
+  const auto candidates = Candidates(table.partitions, command);
 
   RowReader reader{table.layout, command.columns, command.now_seconds, result.tombstones_scanned};
   const bool whole_partitions = SelectsWholePartitions(command);

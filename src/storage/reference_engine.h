@@ -110,6 +110,9 @@
 //    (tombstones and expired or shadowed cells) of the rows looked at.
 //    Approximate by design.
 //
+// ReadUnfiltered follows engine.h; range tombstones overlap slices by
+// ClusteringRangesOverlap (clustering_order.h), as in the RocksDB engine.
+//
 // Apply validates the whole mutation (or, for ApplyAll, all of them) before
 // changing anything: an unknown table is std::runtime_error; an unknown
 // column, a counter delta in a non-counter column (or a value in a counter
@@ -139,6 +142,7 @@ class ReferenceEngine final : public Engine {
   void Apply(const Mutation& mutation) override;
   void ApplyAll(const std::vector<const Mutation*>& mutations) override;
   ReadResult Read(const ReadCommand& command) const override;
+  std::vector<Mutation> ReadUnfiltered(const ReadCommand& command) const override;
   void Truncate(const types::Uuid& table_id) override;
   void Flush() override {}
   void Compact(const types::Uuid& table_id) override {}

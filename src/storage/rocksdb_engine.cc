@@ -11,6 +11,7 @@
 #include "storage/storage_error.h"
 #include "storage/table_family_options.h"
 #include "storage/table_reader.h"
+#include "storage/unfiltered_table_reader.h"
 
 namespace sibyl::storage {
 namespace {
@@ -233,6 +234,13 @@ ReadResult RocksDbEngine::Read(const ReadCommand& command) const {
   std::shared_lock lock(mutex_);
   const Table& table = FindTable(command.table_id);
   return ReadTable(*table.layout, *db_, table.handle, command);
+}
+
+std::vector<Mutation> RocksDbEngine::ReadUnfiltered(const ReadCommand& command) const {
+  DisablePerfCountingOnThisThread();
+  std::shared_lock lock(mutex_);
+  const Table& table = FindTable(command.table_id);
+  return ReadTableUnfiltered(*table.layout, *db_, table.handle, command);
 }
 
 void RocksDbEngine::Truncate(const types::Uuid& table_id) {

@@ -28,6 +28,7 @@ class RocksDbEngine final : public Engine {
   void Apply(const Mutation& mutation) override;
   void ApplyAll(const std::vector<const Mutation*>& mutations) override;
   ReadResult Read(const ReadCommand& command) const override;
+  std::vector<Mutation> ReadUnfiltered(const ReadCommand& command) const override;
   void Truncate(const types::Uuid& table_id) override;
   void Flush() override;
   void Compact(const types::Uuid& table_id) override;

@@ -123,33 +123,9 @@ class Reader {
     }
   }
 
-  // The key range [lo, hi) (hi empty: to the end) of tokens in (start, end].
-  static std::vector<std::pair<Bytes, Bytes>> TokenKeyRanges(const TokenRange& range) {
-    constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
-    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-    auto lower = [](int64_t start) {
-      Bytes key;
-      if (start != kMin) AppendToken(start + 1, key);
-      return key;
-    };
-    auto upper = [](int64_t end) {
-      Bytes key;
-      if (end != kMin && end != kMax) AppendToken(end + 1, key);
-      return key;
-    };
-    std::vector<std::pair<Bytes, Bytes>> ranges;
-    if (range.end == kMin || range.start < range.end) {
-      if (range.start != kMax) ranges.emplace_back(lower(range.start), upper(range.end));
-    } else {  // wraps around the ring: in ring order, the part after start first
-      if (range.start != kMax) ranges.emplace_back(lower(range.start), Bytes());
-      ranges.emplace_back(Bytes(), upper(range.end));
-    }
-    return ranges;
-  }
-
   void ReadTokenRange() {
     auto it = NewIterator(/*total_order=*/true);
-    auto ranges = TokenKeyRanges(command_.range);
+    auto ranges = TokenRangeKeys(command_.range.start, command_.range.end);
     // Resuming: skip the key ranges before the one holding the resume point.
     size_t first = 0;
     if (command_.resume_after) {

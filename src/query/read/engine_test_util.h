@@ -56,6 +56,10 @@ class RecordingEngine final : public storage::Engine {
     reads_.push_back(command);
     return result_;
   }
+  // Nothing is stored here, so there is nothing to reconcile.
+  std::vector<storage::Mutation> ReadUnfiltered(const storage::ReadCommand&) const override {
+    return {};
+  }
   void Truncate(const types::Uuid& table_id) override { truncated_.push_back(table_id); }
   void Flush() override {}
   void Compact(const types::Uuid&) override {}

@@ -31,6 +31,7 @@ class CannedEngine final : public storage::Engine {
     ++reads;
     return result;
   }
+  std::vector<Mutation> ReadUnfiltered(const storage::ReadCommand&) const override { return {}; }
   void Truncate(const types::Uuid&) override {}
   void Flush() override {}
   void Compact(const types::Uuid&) override {}
