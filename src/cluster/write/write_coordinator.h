@@ -20,7 +20,10 @@
 // RegisterReplicaHandlers.
 //
 // Thread-safety: Mutate may be called from any thread; callbacks run on
-// messaging or scheduler threads and must not block.
+// messaging or scheduler threads, or on the caller's before Mutate returns
+// (Unavailable, or a level this node's own write satisfies), exactly once,
+// and must not block. Replica handlers apply on the messaging thread that
+// delivered the request (an engine Apply is short).
 
 #include <exception>
 #include <functional>

@@ -254,5 +254,55 @@ TEST(WriteCoordinatorTest, AcknowledgedQuorumWritesAreOnAQuorumDespiteFaults) {
   }
 }
 
+std::exception_ptr Truncate(SimulatedCluster& cluster, int i) {
+  std::optional<std::exception_ptr> outcome;
+  cluster.node(i).coordinator->writes().Truncate(
+      cluster.table().id, [&](std::exception_ptr error) { outcome = error; });
+  cluster.RunUntil([&] { return outcome.has_value(); });
+  return *outcome;
+}
+
+TEST(WriteCoordinatorTest, TruncateEmptiesTheTableOnEveryNode) {
+  SimulatedCluster cluster({.nodes = 4, .seed = 19});
+  for (int32_t k = 0; k < 10; ++k) {
+    ASSERT_EQ(cluster.Write(0, {RowMutation(cluster, k, 0, k, 1)},
+                            {.consistency = Code(Consistency::kAll)}),
+              nullptr);
+  }
+  ASSERT_EQ(Truncate(cluster, 1), nullptr);
+  for (int32_t k = 0; k < 10; ++k) {
+    for (int i = 0; i < cluster.size(); ++i) EXPECT_FALSE(StoredRow(cluster, i, k, 0).has_value());
+  }
+}
+
+TEST(WriteCoordinatorTest, TruncateNeedsEveryNode) {
+  SimulatedCluster cluster({.nodes = 3, .seed = 20});
+  cluster.Kill(2);
+  CqlError e = ErrorOf(Truncate(cluster, 0));
+  EXPECT_EQ(e.code(), ErrorCode::kTruncateError);
+  EXPECT_STREQ(e.what(), "Error during truncate: Cannot achieve consistency level ALL");
+  cluster.Revive(2);
+  cluster.network().Partition(cluster.node(0).address, cluster.node(2).address);
+  const auto start = cluster.scheduler().Now();
+  e = ErrorOf(Truncate(cluster, 0));
+  EXPECT_GE(cluster.scheduler().Now() - start, RequestTimeouts{}.truncate);
+  EXPECT_STREQ(e.what(), "Error during truncate: Truncate timed out - received only 2 responses");
+}
+
+TEST(WriteCoordinatorTest, LightweightTransactionsNeedASoleLocalReplica) {
+  SimulatedCluster cluster({.nodes = 3, .seed = 21});
+  storage::ReadCommand command;
+  command.table_id = cluster.table().id;
+  command.partitions = {KeyOf(1)};
+  try {
+    (void)cluster.node(0).coordinator->ReadThenMutate(
+        command, [](const storage::ReadResult&) { return std::vector<storage::Mutation>{}; });
+    ADD_FAILURE() << "an LWT on RF 3 ran";
+  } catch (const CqlError& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalid);
+    EXPECT_NE(std::string(e.what()).find("Paxos"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace sibyl::cluster::testing
