@@ -37,7 +37,7 @@ struct ClusterServices {
   BatchStore* batches = nullptr;
   std::chrono::milliseconds max_hint_window{std::chrono::hours(3)};
   // cassandra.yaml's hinted_handoff_throttle: the bytes of hints per second
-  // this node replays to one recovered replica (default 1024KiB).
+  // this node replays, shared among the other members (default 1024KiB).
   uint64_t hinted_handoff_throttle_bytes = 1024 * 1024;
   RequestTimeouts timeouts;
 };

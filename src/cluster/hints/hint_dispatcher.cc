@@ -1,5 +1,6 @@
 #include "cluster/hints/hint_dispatcher.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -124,12 +125,15 @@ void HintDispatcher::OnReply(std::shared_ptr<Replay> replay, bool ok, size_t byt
   }
   ++replay->next;
   // Paced so that a recovering replica is not flooded: the next hint waits
-  // as long as this one's bytes take at the throttle (0: unthrottled, as in
-  // cassandra.yaml).
+  // as long as this one's bytes take at the throttle, which, as in
+  // Cassandra, is shared among the other members (0: unthrottled).
   messaging::Duration delay{0};
   if (services_.hinted_handoff_throttle_bytes > 0) {
-    delay = std::chrono::duration_cast<messaging::Duration>(std::chrono::duration<double>(
-        static_cast<double>(bytes) / static_cast<double>(services_.hinted_handoff_throttle_bytes)));
+    const size_t members = services_.views->Get()->directory().nodes().size();
+    const double rate = static_cast<double>(services_.hinted_handoff_throttle_bytes) /
+                        static_cast<double>(std::max<size_t>(1, members - 1));
+    delay = std::chrono::duration_cast<messaging::Duration>(
+        std::chrono::duration<double>(static_cast<double>(bytes) / rate));
   }
   services_.scheduler->RunAfter(delay, [this, replay] { SendNext(replay); });
 }

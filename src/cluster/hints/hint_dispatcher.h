@@ -6,7 +6,8 @@
 //   - believed down: left for a later round;
 //   - alive: its sealed segments are replayed, oldest first, one HINT
 //     request (payload: the serialized mutation) at a time, paced to
-//     hinted_handoff_throttle bytes per second. A segment is deleted once
+//     hinted_handoff_throttle bytes per second divided among the other
+//     members (Cassandra's HintsDispatchExecutor does so). A segment is deleted once
 //     every hint in it was acknowledged; a failure or timeout stops the
 //     target's replay until a later round, which starts that segment again
 //     (replaying a hint twice is harmless: it carries its timestamps).
