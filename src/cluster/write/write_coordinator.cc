@@ -368,9 +368,12 @@ void WriteCoordinator::Execute(const ClusterView& view, const PartitionWrite& pl
   auto handler = std::make_shared<WriteResponseHandler>(plan.counting, std::move(done));
   handler->ArmTimeout(*services_.scheduler, timeout);
 
+  // A counter delta replayed after its write did arrive but went
+  // unacknowledged would count twice: counter writes are never hinted.
+  const bool hintable = plan.counting.type != WriteType::kCounter;
   bool hinted = false;
   for (const types::Uuid& replica : plan.dead) {
-    if (services_.liveness->Downtime(replica) < services_.max_hint_window) {
+    if (hintable && services_.liveness->Downtime(replica) < services_.max_hint_window) {
       hinted = Hint(replica, *payload) || hinted;
     }
   }
@@ -386,7 +389,7 @@ void WriteCoordinator::Execute(const ClusterView& view, const PartitionWrite& pl
     const messaging::PeerAddress address = view.AddressOf(replica);
     services_.messaging->SendRequest(address, Verb::kMutation, *payload, timeout,
                                      [this, handler, payload, replica, address, on_replica_ack,
-                                      dc = view.DatacenterOf(replica)](Reply reply) {
+                                      hintable, dc = view.DatacenterOf(replica)](Reply reply) {
                                        switch (reply.status) {
                                          case Reply::Status::kSuccess:
                                            handler->OnAck(dc);
@@ -399,7 +402,7 @@ void WriteCoordinator::Execute(const ClusterView& view, const PartitionWrite& pl
                                          case Reply::Status::kUnreachable:
                                            // Believed alive but silent: it may have missed the
                                            // write.
-                                           Hint(replica, *payload);
+                                           if (hintable) Hint(replica, *payload);
                                            break;
                                        }
                                      });
