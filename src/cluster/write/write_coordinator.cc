@@ -27,7 +27,9 @@ struct WriteCoordinator::PartitionWrite {
 namespace {
 
 // One request over several partitions: done once every partition's write
-// succeeded, or at the first that failed (its error is the request's).
+// completed (each does, by its timeout at worst), with the first error any
+// of them met, so that a client never hears back while a partition of its
+// request is still being decided.
 class RequestCompletion {
  public:
   RequestCompletion(size_t partitions, WriteCoordinator::Callback done)
@@ -37,18 +39,18 @@ class RequestCompletion {
     WriteCoordinator::Callback done;
     {
       std::lock_guard lock(mutex_);
-      if (!done_) return;  // an earlier partition failed: the request is over
-      if (error == nullptr && --remaining_ > 0) return;
+      if (error != nullptr && first_error_ == nullptr) first_error_ = std::move(error);
+      if (--remaining_ > 0) return;
       done = std::move(done_);
-      done_ = nullptr;
     }
-    done(std::move(error));
+    done(first_error_);  // no partition is left to write first_error_
   }
 
  private:
   std::mutex mutex_;
   size_t remaining_;                 // GUARDED_BY(mutex_)
-  WriteCoordinator::Callback done_;  // GUARDED_BY(mutex_); empty once called
+  std::exception_ptr first_error_;   // GUARDED_BY(mutex_)
+  WriteCoordinator::Callback done_;  // GUARDED_BY(mutex_); called when remaining_ reaches 0
 };
 
 // One TRUNCATE sent to every member: done once all answered, at the first

@@ -226,6 +226,30 @@ TEST(WriteCoordinatorTest, UnloggedBatchWritesEveryPartition) {
   }
 }
 
+// A request over several partitions ends once all of them did, with the
+// first error: here a fast WriteFailure, reported after the other
+// partition's timeout.
+TEST(WriteCoordinatorTest, SeveralPartitionsEndTogetherWithTheFirstError) {
+  SimulatedCluster cluster(
+      {.nodes = 3,
+       .seed = 25,
+       .replication = {{"class", "org.apache.cassandra.locator.SimpleStrategy"},
+                       {"replication_factor", "1"}}});
+  int32_t failing = 0;
+  while (ReplicaIndexes(cluster, failing) != std::vector<int>{1}) ++failing;
+  int32_t silent = 0;
+  while (ReplicaIndexes(cluster, silent) != std::vector<int>{2}) ++silent;
+  cluster.node(1).engine.SyncTables({});
+  cluster.network().Partition(cluster.node(0).address, cluster.node(2).address);
+  const auto start = cluster.scheduler().Now();
+  const CqlError e = ErrorOf(cluster.Write(
+      0, {RowMutation(cluster, silent, 0, 1, 1), RowMutation(cluster, failing, 0, 1, 1)},
+      {.type = WriteType::kUnloggedBatch}));
+  EXPECT_GE(cluster.scheduler().Now() - start, RequestTimeouts{}.write);
+  EXPECT_EQ(e.code(), ErrorCode::kWriteFailure);
+  EXPECT_EQ(std::get<WriteFailureInfo>(e.detail()).write_type, "UNLOGGED_BATCH");
+}
+
 // Under message drops and duplicates, every write acknowledged at QUORUM is
 // on a quorum of its replicas' engines.
 TEST(WriteCoordinatorTest, AcknowledgedQuorumWritesAreOnAQuorumDespiteFaults) {
