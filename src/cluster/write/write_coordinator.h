@@ -45,7 +45,9 @@ class WriteCoordinator {
   // WriteTimeout, ...) the client gets.
   using Callback = std::function<void(std::exception_ptr error)>;
 
-  // All must outlive the coordinator.
+  // All must outlive the coordinator. Replies and timers of its requests
+  // point at it: destroy it only once messaging was stopped and the
+  // scheduler runs no more of its tasks.
   WriteCoordinator(const ClusterServices& services, storage::Engine& engine, Clock& clock);
 
   void Mutate(std::vector<storage::Mutation> mutations, const WriteOptions& options, Callback done);
