@@ -7,6 +7,7 @@
 
 #include <chrono>
 
+#include "cluster/batchlog/batch_store.h"
 #include "cluster/cluster_view.h"
 #include "cluster/hints/hint_store.h"
 #include "cluster/liveness.h"
@@ -30,7 +31,14 @@ struct ClusterServices {
   messaging::Scheduler* scheduler = nullptr;
   const Liveness* liveness = nullptr;
   HintStore* hints = nullptr;  // null: hinted_handoff_enabled is false
+  // The batches this node keeps for coordinators (batchlog/); a logged batch
+  // at ANY with no other live node of the datacenter is kept here too. Null:
+  // such a batch is Unavailable.
+  BatchStore* batches = nullptr;
   std::chrono::milliseconds max_hint_window{std::chrono::hours(3)};
+  // cassandra.yaml's hinted_handoff_throttle: the bytes of hints per second
+  // this node replays, shared among the other members (default 1024KiB).
+  uint64_t hinted_handoff_throttle_bytes = 1024 * 1024;
   RequestTimeouts timeouts;
 };
 

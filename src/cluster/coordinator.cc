@@ -111,6 +111,7 @@ storage::ReadResult Coordinator::ReadThenMutate(const storage::ReadCommand& comm
   SIBYL_CHECK(command.partitions.size() == 1,
               "a lightweight transaction must read exactly one partition");
   const storage::PartitionKey& partition = command.partitions.front();
+  if (writes_ != nullptr) writes_->RequireSoleLocalReplica(command.table_id, partition);
   std::unique_lock<std::mutex> lock = lwt_locks_.Lock(command.table_id, partition);
   storage::ReadResult current = engine_.Read(command);
   std::vector<storage::Mutation> mutations = decide(current);
@@ -129,6 +130,15 @@ storage::ReadResult Coordinator::ReadThenMutate(const storage::ReadCommand& comm
   return current;
 }
 
-void Coordinator::Truncate(const types::Uuid& table_id) { engine_.Truncate(table_id); }
+void Coordinator::Truncate(const types::Uuid& table_id) {
+  if (writes_ != nullptr) {
+    auto completion = std::make_shared<Completion>();
+    writes_->Truncate(
+        table_id, [completion](std::exception_ptr error) { completion->Set(std::move(error)); });
+    completion->Wait();
+    return;
+  }
+  engine_.Truncate(table_id);
+}
 
 }  // namespace sibyl::cluster

@@ -45,6 +45,7 @@ class Coordinator {
   void Mutate(const std::vector<storage::Mutation>& mutations, const WriteOptions& options);
   [[nodiscard]] storage::ReadResult Read(const storage::ReadCommand& command,
                                          uint16_t consistency = kConsistencyOne) const;
+  // On a cluster: on every node (WriteCoordinator::Truncate's errors).
   void Truncate(const types::Uuid& table_id);
 
   // A lightweight transaction's read-check-write on one partition: under
@@ -57,6 +58,8 @@ class Coordinator {
   // which takes no lock), and take its write timestamp there, so that the
   // timestamps of successive LWTs on a partition increase in their order.
   // If it throws, nothing is written and the exception propagates.
+  // On a cluster this is right only where this node is the partition's one
+  // replica; elsewhere it throws CqlError(kInvalid) (Paxos is not there yet).
   // REQUIRES: command names exactly one partition (command.partitions), and
   // every mutation returned is on that partition of command.table_id.
   using CasDecision =

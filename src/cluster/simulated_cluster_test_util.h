@@ -25,9 +25,12 @@
 #include <string>
 #include <vector>
 
+#include "cluster/batchlog/batch_store.h"
+#include "cluster/batchlog/batchlog_manager.h"
 #include "cluster/cluster_services.h"
 #include "cluster/cluster_view.h"
 #include "cluster/coordinator.h"
+#include "cluster/hints/hint_dispatcher.h"
 #include "cluster/hints/hint_store.h"
 #include "cluster/liveness.h"
 #include "common/clock.h"
@@ -77,6 +80,11 @@ struct SimulatedClusterOptions {
       {"class", "org.apache.cassandra.locator.SimpleStrategy"}, {"replication_factor", "3"}};
   RequestTimeouts timeouts;
   bool hinted_handoff = true;
+  uint64_t hinted_handoff_throttle_bytes = 1024 * 1024;
+  // Node i's datacenter and rack: datacenters[i % size] (empty:
+  // "datacenter1"), racks[i % size] (empty: "rack1").
+  std::vector<std::string> datacenters;
+  std::vector<std::string> racks;
 };
 
 class SimulatedCluster {
@@ -91,7 +99,11 @@ class SimulatedCluster {
     ClusterViewHolder views;
     std::unique_ptr<messaging::MessagingService> messaging;
     std::unique_ptr<HintStore> hints;
+    std::unique_ptr<BatchStore> batches;
     std::unique_ptr<Coordinator> coordinator;
+    // Not started: a test runs its rounds (RunOnce) or starts it.
+    std::unique_ptr<HintDispatcher> hint_dispatcher;  // when hints are on
+    std::unique_ptr<BatchlogManager> batchlog;        // not started either
   };
 
   explicit SimulatedCluster(SimulatedClusterOptions options)
@@ -104,6 +116,10 @@ class SimulatedCluster {
     for (int i = 0; i < options_.nodes; ++i) StartNode(i);
   }
   ~SimulatedCluster() {
+    for (auto& node : nodes_) {
+      if (node->hint_dispatcher) node->hint_dispatcher->Stop();
+      node->batchlog->Stop();
+    }
     for (auto& node : nodes_) node->messaging->Stop();
     scheduler_.RunUntilIdle();
     nodes_.clear();
@@ -157,6 +173,10 @@ class SimulatedCluster {
   }
 
  private:
+  static std::string Pick(const std::vector<std::string>& values, int i, const char* otherwise) {
+    return values.empty() ? otherwise : values[static_cast<size_t>(i) % values.size()];
+  }
+
   schema::SchemaPtr MakeSchema() const {
     schema::Schema::KeyspaceMap keyspaces = schema::MakeInitialSchema()->keyspaces();
     auto keyspace = std::make_shared<schema::KeyspaceMetadata>();
@@ -183,8 +203,8 @@ class SimulatedCluster {
       record.host_id = *types::Uuid::Parse(id);
       record.broadcast_address = "127.0.0." + std::to_string(i + 1);
       record.native_address = record.broadcast_address;
-      record.datacenter = "datacenter1";
-      record.rack = "rack1";
+      record.datacenter = Pick(options_.datacenters, i, "datacenter1");
+      record.rack = Pick(options_.racks, i, "rack1");
       record.tokens = locator::AllocateTokens(locator::TokenRing(tokens), options_.num_tokens,
                                               options_.seed + static_cast<uint64_t>(i));
       record.release_version = "4.1.7";
@@ -207,15 +227,27 @@ class SimulatedCluster {
       node->hints = std::make_unique<HintStore>(
           HintStore::Options{.directory = directory_ / ("hints" + std::to_string(i))});
     }
+    node->batches = std::make_unique<BatchStore>(directory_ / ("batches" + std::to_string(i)));
+    BatchlogManager::RegisterReplicaHandlers(*node->messaging, *node->batches);
     WriteCoordinator::RegisterReplicaHandlers(*node->messaging, node->engine);
     ReadCoordinator::RegisterReplicaHandlers(*node->messaging, node->engine);
     node->coordinator = std::make_unique<Coordinator>(node->engine, node->clock);
-    node->coordinator->JoinCluster(ClusterServices{.views = &node->views,
-                                                   .messaging = node->messaging.get(),
-                                                   .scheduler = &scheduler_,
-                                                   .liveness = &node->liveness,
-                                                   .hints = node->hints.get(),
-                                                   .timeouts = options_.timeouts});
+    const ClusterServices services{
+        .views = &node->views,
+        .messaging = node->messaging.get(),
+        .scheduler = &scheduler_,
+        .liveness = &node->liveness,
+        .hints = node->hints.get(),
+        .batches = node->batches.get(),
+        .hinted_handoff_throttle_bytes = options_.hinted_handoff_throttle_bytes,
+        .timeouts = options_.timeouts};
+    node->coordinator->JoinCluster(services);
+    if (node->hints) {
+      node->hint_dispatcher = std::make_unique<HintDispatcher>(services, HintDispatcher::Options{});
+    }
+    node->batchlog =
+        std::make_unique<BatchlogManager>(services, *node->batches, node->coordinator->writes(),
+                                          node->clock, BatchlogManager::Options{});
     node->messaging->Start();
     nodes_.push_back(std::move(node));
   }

@@ -6,23 +6,33 @@
 // the mutation sent to every live replica (applied directly when the
 // replica is this node); a callback once enough acknowledged, or a
 // WriteTimeout (received, block_for, write type) after write_request_timeout;
-// hints for replicas that are down or did not answer. Logged batches go
-// through a batch log on other nodes; counters through a replica that
-// applies the increment and replicates the result.
+// hints for replicas that are down or did not answer. A logged batch over
+// several partitions is first stored on up to two other nodes
+// (BATCH_STORE, batchlog/), then written at the consistency level with
+// write type BATCH, then removed (BATCH_REMOVE) once every replica applied
+// it; if the coordinator dies in between, a batchlog node replays it.
+// Counter writes are refused on keyspaces replicated to several nodes
+// until a counter leader exists (a delta applied per replica would be
+// counted again by every retry, duplicate or hint).
 //
 // The replica side (MUTATION, HINT, BATCH_STORE, BATCH_REMOVE,
 // COUNTER_MUTATION, TRUNCATE handlers) is registered by
 // RegisterReplicaHandlers.
 //
 // Thread-safety: Mutate may be called from any thread; callbacks run on
-// messaging or scheduler threads and must not block.
+// messaging or scheduler threads, or on the caller's before Mutate returns
+// (Unavailable, or a level this node's own write satisfies), exactly once,
+// and must not block. Replica handlers apply on the messaging thread that
+// delivered the request (an engine Apply is short).
 
 #include <exception>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "cluster/cluster_services.h"
 #include "cluster/coordinator_types.h"
+#include "cluster/write/write_response_handler.h"
 #include "common/clock.h"
 #include "storage/engine.h"
 #include "storage/mutation.h"
@@ -35,10 +45,26 @@ class WriteCoordinator {
   // WriteTimeout, ...) the client gets.
   using Callback = std::function<void(std::exception_ptr error)>;
 
-  // All must outlive the coordinator.
+  // All must outlive the coordinator. Replies and timers of its requests
+  // point at it: destroy it only once messaging was stopped and the
+  // scheduler runs no more of its tasks.
   WriteCoordinator(const ClusterServices& services, storage::Engine& engine, Clock& clock);
 
   void Mutate(std::vector<storage::Mutation> mutations, const WriteOptions& options, Callback done);
+
+  // TRUNCATE on every member of the cluster (Cassandra's truncateBlocking):
+  // every node must be alive, and answer within the truncate timeout.
+  // Errors are CqlError(kTruncateError) "Error during truncate: " followed by
+  // "Cannot achieve consistency level ALL", "Truncate timed out - received
+  // only N responses" or "Truncate failed on replica /ip:port".
+  void Truncate(const types::Uuid& table_id, Callback done);
+
+  // A lightweight transaction is run on this node's engine under a local
+  // lock (coordinator.h), which is linearizable only when this node is the
+  // partition's one replica. Throws CqlError(kInvalid) otherwise: several
+  // replicas need Paxos, which Sibyl does not implement yet.
+  void RequireSoleLocalReplica(const types::Uuid& table_id,
+                               const storage::PartitionKey& partition) const;
 
   // The replica side of writes, for this node's messaging service.
   // REQUIRES: before messaging.Start().
@@ -46,6 +72,37 @@ class WriteCoordinator {
                                       storage::Engine& engine);
 
  private:
+  struct PartitionWrite;
+
+  // The replicas of the mutation's partition, which of them are alive, and
+  // how acknowledgements are counted. Throws Unavailable.
+  PartitionWrite Plan(const ClusterView& view, const storage::Mutation& mutation,
+                      const WriteOptions& options) const;
+  // Sends the write to the plan's live replicas, applies it here when this
+  // node is one, and hints the dead ones. `on_replica_ack` (may be empty)
+  // runs once per replica that applied it.
+  void Execute(const ClusterView& view, const PartitionWrite& plan,
+               const storage::Mutation& mutation, WriteResponseHandler::Done done,
+               std::function<void()> on_replica_ack = {});
+  // Writes every partition, each at the consistency level; `on_replica_ack`
+  // as for Execute.
+  void ExecuteAll(const ClusterView& view, const std::vector<PartitionWrite>& plans,
+                  const std::vector<storage::Mutation>& mutations, Callback done,
+                  std::function<void()> on_replica_ack = {});
+  // A logged batch: batchlog, mutations, removal.
+  void MutateAtomically(ClusterViewPtr view, std::vector<PartitionWrite> plans,
+                        std::vector<storage::Mutation> mutations, const WriteOptions& options,
+                        Callback done);
+  // Stores the batch on `endpoints`; `done` once they all did, or with the
+  // BATCH_LOG WriteTimeout.
+  void StoreBatch(const ClusterView& view, const std::vector<types::Uuid>& endpoints,
+                  const StoredBatch& batch, WriteResponseHandler::Done done);
+  void RemoveBatch(const ClusterView& view, const std::vector<types::Uuid>& endpoints,
+                   const types::Uuid& id);
+  // Appends a hint for `target` if hinted handoff is on; true if it did.
+  bool Hint(const types::Uuid& target, BytesView mutation);
+  messaging::Duration TimeoutOf(WriteType type) const;
+
   ClusterServices services_;
   storage::Engine& engine_;
   Clock& clock_;
