@@ -77,6 +77,9 @@ struct SimulatedClusterOptions {
       {"class", "org.apache.cassandra.locator.SimpleStrategy"}, {"replication_factor", "3"}};
   RequestTimeouts timeouts;
   bool hinted_handoff = true;
+  // ks.t's read_repair option ('BLOCKING' or 'NONE').
+  std::string read_repair = "BLOCKING";
+  std::string speculative_retry = "99p";  // ks.t's option
 };
 
 class SimulatedCluster {
@@ -167,7 +170,10 @@ class SimulatedCluster {
                                  .Clustering("c", "int")
                                  .Column("v", "int")
                                  .Build();
-    keyspace->tables.emplace("t", table);
+    auto with_options = std::make_shared<schema::TableMetadata>(*table);
+    with_options->params.read_repair = options_.read_repair;
+    with_options->params.speculative_retry = options_.speculative_retry;
+    keyspace->tables.emplace("t", std::move(with_options));
     keyspaces["ks"] = keyspace;
     return std::make_shared<schema::Schema>(std::move(keyspaces));
   }
