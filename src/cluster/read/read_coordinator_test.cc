@@ -425,5 +425,49 @@ TEST(ReadCoordinatorTest, SpeculativeRetryAsksAnotherReplica) {
   }
 }
 
+// Replicas' counter totals cannot be merged (adding them would count
+// increments twice): above ONE a counter is read from the closest replica,
+// and nothing is repaired.
+TEST(ReadCoordinatorTest, CountersAreReadFromOneReplica) {
+  const uint64_t seed = 91;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  SimulatedCluster cluster({.nodes = 3, .seed = seed});
+  const std::vector<int> replicas = ReplicasOf(cluster, 8);
+  const types::Uuid table_id = cluster.counter_table().id;
+  for (size_t i = 0; i < replicas.size(); ++i) {
+    storage::Mutation increment;
+    increment.table_id = table_id;
+    increment.partition = Key(8);
+    storage::RowWrite row;
+    storage::CellWrite cell;
+    cell.column = "n";
+    cell.cell.kind = storage::Cell::Kind::kCounter;
+    cell.cell.timestamp = 5;
+    cell.cell.value = types::EncodeBigint(int64_t{1} << i);
+    row.cells.push_back(std::move(cell));
+    increment.rows.push_back(std::move(row));
+    cluster.node(replicas[i]).engine.Apply(increment);
+  }
+  storage::ReadCommand command;
+  command.table_id = table_id;
+  command.partitions = {Key(8)};
+  command.now_seconds = kNow;
+  auto total = [&](const storage::ReadResult& result) {
+    int64_t value = 0;
+    for (char byte : result.partitions.at(0).rows.at(0).cells.at(0).value) {
+      value = value << 8 | static_cast<uint8_t>(byte);
+    }
+    return value;
+  };
+  for (uint16_t level : {kQuorum, kAll}) {
+    auto [result, error] = cluster.Read(replicas[1], command, level);
+    ASSERT_FALSE(error) << ErrorOf(error).what();
+    EXPECT_EQ(total(result), 2);  // the coordinator's own total, not a sum
+  }
+  for (size_t i = 0; i < replicas.size(); ++i) {
+    EXPECT_EQ(total(cluster.node(replicas[i]).engine.Read(command)), int64_t{1} << i);
+  }
+}
+
 }  // namespace
 }  // namespace sibyl::cluster::testing
