@@ -469,5 +469,26 @@ TEST(ReadCoordinatorTest, CountersAreReadFromOneReplica) {
   }
 }
 
+// A replica that fails (here: it does not know the table) is a ReadFailure
+// as soon as too few answers remain possible, naming the replica.
+TEST(ReadCoordinatorTest, FailingReplicaMakesAReadFailure) {
+  const uint64_t seed = 95;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  SimulatedCluster cluster({.nodes = 3, .seed = seed, .speculative_retry = "NEVER"});
+  const std::vector<int> replicas = ReplicasOf(cluster, 2);
+  cluster.node(replicas[1]).engine.SyncTables({});
+  const auto start = cluster.scheduler().Now();
+  auto [result, error] = cluster.Read(replicas[0], PartitionCommand(cluster, 2), kQuorum);
+  ASSERT_TRUE(error);
+  const CqlError failure = ErrorOf(error);
+  EXPECT_EQ(failure.code(), ErrorCode::kReadFailure) << failure.what();
+  const auto& info = std::get<ReadFailureInfo>(failure.detail());
+  EXPECT_EQ(info.block_for, 2);
+  ASSERT_EQ(info.failures.size(), 1u);
+  EXPECT_EQ(info.failures[0].address,
+            Bytes("\x7f\x00\x00", 3) + static_cast<char>(replicas[1] + 1));
+  EXPECT_LT(cluster.scheduler().Now() - start, std::chrono::seconds(1));  // not at the timeout
+}
+
 }  // namespace
 }  // namespace sibyl::cluster::testing
