@@ -81,6 +81,8 @@ struct SimulatedClusterOptions {
   // ks.t's read_repair option ('BLOCKING' or 'NONE').
   std::string read_repair = "BLOCKING";
   std::string speculative_retry = "99p";  // ks.t's option
+  // Node i's datacenter is datacenters[i % size()] (all in rack1).
+  std::vector<std::string> datacenters{"datacenter1"};
 };
 
 class SimulatedCluster {
@@ -196,7 +198,8 @@ class SimulatedCluster {
       record.host_id = *types::Uuid::Parse(id);
       record.broadcast_address = "127.0.0." + std::to_string(i + 1);
       record.native_address = record.broadcast_address;
-      record.datacenter = "datacenter1";
+      record.datacenter =
+          options_.datacenters[static_cast<size_t>(i) % options_.datacenters.size()];
       record.rack = "rack1";
       record.tokens = locator::AllocateTokens(locator::TokenRing(tokens), options_.num_tokens,
                                               options_.seed + static_cast<uint64_t>(i));

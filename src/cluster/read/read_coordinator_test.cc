@@ -490,5 +490,44 @@ TEST(ReadCoordinatorTest, FailingReplicaMakesAReadFailure) {
   EXPECT_LT(cluster.scheduler().Now() - start, std::chrono::seconds(1));  // not at the timeout
 }
 
+// Two datacenters, two replicas in each: LOCAL_* levels read only the
+// coordinator's datacenter, and count only its replicas for Unavailable.
+TEST(ReadCoordinatorTest, DatacenterLocalLevelsStayInTheirDatacenter) {
+  constexpr uint16_t kLocalOne = static_cast<uint16_t>(protocol::Consistency::kLocalOne);
+  constexpr uint16_t kLocalQuorum = static_cast<uint16_t>(protocol::Consistency::kLocalQuorum);
+  const uint64_t seed = 97;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  SimulatedCluster cluster(
+      {.nodes = 4,
+       .seed = seed,
+       .replication = {{"class", "org.apache.cassandra.locator.NetworkTopologyStrategy"},
+                       {"dc1", "2"},
+                       {"dc2", "2"}},
+       .datacenters = {"dc1", "dc2"}});
+  const std::vector<int> replicas = ReplicasOf(cluster, 1);
+  ASSERT_EQ(replicas.size(), 4u);
+  // Only dc2 (the odd nodes) has the row.
+  for (int i : replicas) {
+    if (i % 2 == 1) cluster.node(i).engine.Apply(Insert(cluster, 1, 1, 1, 5));
+  }
+  for (uint16_t level : {kLocalOne, kLocalQuorum}) {
+    auto [local, error] = cluster.Read(0, PartitionCommand(cluster, 1), level);
+    ASSERT_FALSE(error) << ErrorOf(error).what();
+    EXPECT_TRUE(local.partitions.empty());
+    auto [remote, remote_error] = cluster.Read(1, PartitionCommand(cluster, 1), level);
+    ASSERT_FALSE(remote_error) << ErrorOf(remote_error).what();
+    EXPECT_EQ(Rows(remote), (std::vector<Row>{{Key(1).token, 1, 1, 1}}));
+  }
+  // dc1's replicas agreed (on nothing): nothing was repaired from dc2.
+  EXPECT_EQ(Rows(cluster.node(2).engine.Read(PartitionCommand(cluster, 1))).size(), 0u);
+  cluster.Kill(2);  // a dc1 node
+  auto [unavailable, error] = cluster.Read(0, PartitionCommand(cluster, 1), kLocalQuorum);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(ErrorOf(error).code(), ErrorCode::kUnavailable);
+  auto [quorum, quorum_error] = cluster.Read(0, PartitionCommand(cluster, 1), kQuorum);
+  ASSERT_FALSE(quorum_error) << ErrorOf(quorum_error).what();
+  EXPECT_EQ(Rows(quorum), (std::vector<Row>{{Key(1).token, 1, 1, 1}}));
+}
+
 }  // namespace
 }  // namespace sibyl::cluster::testing
