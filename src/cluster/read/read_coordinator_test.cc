@@ -378,6 +378,19 @@ TEST(ReadCoordinatorTest, ScansAboveOneReconcileReplicas) {
   auto [result, error] = cluster.Read(2, ScanCommand(cluster), kAll);
   ASSERT_FALSE(error) << ErrorOf(error).what();
   EXPECT_EQ(Rows(result), expected);
+  // Paged, each page reconciled with its limit and resume position.
+  std::vector<Row> all;
+  storage::ReadCommand command = ScanCommand(cluster);
+  command.row_limit = 3;
+  for (int page = 0; page < 100; ++page) {
+    auto [rows, page_error] = cluster.Read(page % cluster.size(), command, kAll);
+    ASSERT_FALSE(page_error) << ErrorOf(page_error).what();
+    EXPECT_LE(rows.partitions.size(), 3u);
+    for (const Row& row : Rows(rows)) all.push_back(row);
+    if (!rows.next) break;
+    command.resume_after = rows.next;
+  }
+  EXPECT_EQ(all, expected);
 }
 
 TEST(ReadCoordinatorTest, DeadNodeMakesQuorumScansUnavailableAtReplicationTwo) {

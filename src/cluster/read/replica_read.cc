@@ -130,13 +130,9 @@ void ReplicaRead::Start() {
   // (Cassandra's AlwaysSpeculatingReadExecutor).
   const bool always = can_speculate_ && retry.kind == SpeculativeRetry::Kind::kAlways;
   const int asked = block_for_ + (always ? 1 : 0);
-  // A scan above ONE reconciles at once (see the header); a partition
-  // compares digests first.
-  const bool reconcile_at_once = verb_ == messaging::Verb::kRangeRead && block_for_ > 1;
   {
     std::lock_guard lock(mutex_);
     asked_ = asked;
-    if (reconcile_at_once) phase_ = Phase::kReconcile;
   }
   messaging::Scheduler& scheduler = *context_->services->scheduler;
   const messaging::TimerHandle timer = scheduler.RunAfter(
@@ -151,7 +147,6 @@ void ReplicaRead::Start() {
     timer_ = timer;
     speculation_ = speculation;
   }
-  if (reconcile_at_once) return SendUnfilteredRequests();
   SendDataRequests(0, asked, always ? 2 : 1);
 }
 

@@ -7,17 +7,20 @@
 //      the step's. Counter tables too, whatever the level: merging replicas'
 //      counter totals would add them (storage's RepairDiff refuses counter
 //      deltas), so they are read from one replica and never repaired.
-//   2. a partition above ONE: a data request to the first contact, digest
-//      requests to the next block_for - 1; every digest equal to the data's
-//      answers the data. Speculative retry (speculative_retry.h) may ask
+//   2. above ONE: a data request to the first contact, digest requests to
+//      the next block_for - 1, all with the same (limited) command; every
+//      digest equal to the data's answers the data — for a scan's range
+//      too: replicas that agree answer a page at the cost of reading it.
+//      Speculative retry (speculative_retry.h, partitions only) may ask
 //      one contact more; then the first block_for answers (one of them
 //      data) decide.
-//   3. a mismatch, or a scan's range above ONE (no digests: a range's
-//      replicas seldom agree on a whole page, so their data is asked at
-//      once): every asked contact's unfiltered data, the first block_for
-//      answers reconciled (replica_reconciliation.h); for a partition, each
-//      of them that lacks some of the merge gets it as READ_REPAIR — with
-//      read_repair 'BLOCKING' the step answers once every repair is
+//   3. a mismatch: every asked contact's unfiltered data, the first
+//      block_for answers reconciled (replica_reconciliation.h) and the
+//      command answered from them. For a scan this reads the whole range
+//      of each replica (Engine::ReadUnfiltered ignores limits), which
+//      also spares Cassandra's short-read protection. For a partition,
+//      each replica that lacks some of the merge gets it as READ_REPAIR —
+//      with read_repair 'BLOCKING' the step answers once every repair is
 //      acknowledged, with 'NONE' nothing is sent. (Scans are not repaired:
 //      Cassandra repairs them too; left for later.)
 //
