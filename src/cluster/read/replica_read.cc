@@ -91,7 +91,7 @@ class ReplicaRead : public std::enable_shared_from_this<ReplicaRead> {
   void OnUnfilteredReply(int index, Reply reply);
   void Reconciled(const std::vector<int>& contacts,
                   const std::vector<std::vector<storage::Mutation>>& answers);
-  void OnRepairAck(const Reply& reply);
+  void OnRepairAck(int contact, const Reply& reply);
   void OnDeadline();
   void Finish(storage::ReadResult result, std::exception_ptr error);
 
@@ -121,6 +121,8 @@ class ReplicaRead : public std::enable_shared_from_this<ReplicaRead> {
   std::vector<std::optional<std::vector<storage::Mutation>>> unfiltered_;  // GUARDED_BY(mutex_)
   std::vector<FailureReason> failures_;                                    // GUARDED_BY(mutex_)
   int pending_repairs_ = 0;                                                // GUARDED_BY(mutex_)
+  std::vector<int>
+      pending_by_contact_;      // repairs unacknowledged; GUARDED_BY(mutex_) // GUARDED_BY(mutex_)
   storage::ReadResult answer_;  // awaiting its repairs; GUARDED_BY(mutex_)
 };
 
@@ -273,17 +275,28 @@ void ReplicaRead::OnUnfilteredReply(int index, Reply reply) {
   Reconciled(contacts, answers);
 }
 
+// The merged partitions a read's answer covers: a scan's page ends at its
+// `next` position, and Cassandra repairs only what the page read.
+std::vector<storage::Mutation> RepairedPartitions(std::vector<storage::Mutation> merged,
+                                                  const storage::ReadResult& result) {
+  if (!result.next) return merged;
+  const int64_t last = result.next->partition.token;
+  std::erase_if(merged, [&](const storage::Mutation& m) { return m.partition.token > last; });
+  return merged;
+}
+
 void ReplicaRead::Reconciled(const std::vector<int>& contacts,
                              const std::vector<std::vector<storage::Mutation>>& answers) {
   Reconciliation reconciliation;
-  std::vector<std::pair<locator::NodeId, storage::Mutation>> repairs;
+  std::vector<std::pair<int, storage::Mutation>> repairs;  // by contact
   try {
     reconciliation = Reconcile(context_->layout, command_, answers);
-    // Scans are not repaired (replica_read.h), nor anything under 'NONE'.
-    if (verb_ == messaging::Verb::kRead && context_->blocking_repair) {
+    if (context_->blocking_repair) {  // 'NONE' repairs nothing
+      const std::vector<storage::Mutation> repaired =
+          RepairedPartitions(std::move(reconciliation.merged), reconciliation.result);
       for (size_t i = 0; i < answers.size(); ++i) {
-        for (auto& repair : RepairsFor(context_->layout, reconciliation.merged, answers[i])) {
-          repairs.emplace_back(plan_.contacts[static_cast<size_t>(contacts[i])], std::move(repair));
+        for (auto& repair : RepairsFor(context_->layout, repaired, answers[i])) {
+          repairs.emplace_back(contacts[i], std::move(repair));
         }
       }
     }
@@ -295,23 +308,29 @@ void ReplicaRead::Reconciled(const std::vector<int>& contacts,
     std::lock_guard lock(mutex_);
     if (!done_) return;
     pending_repairs_ = static_cast<int>(repairs.size());
+    pending_by_contact_.assign(plan_.contacts.size(), 0);
+    for (const auto& repair : repairs) ++pending_by_contact_[static_cast<size_t>(repair.first)];
     answer_ = std::move(reconciliation.result);
   }
-  for (auto& [node, mutation] : repairs) {
+  for (auto& [contact, mutation] : repairs) {
     Bytes payload;
     mutation.SerializeTo(payload);
-    SendToReplica(*context_, node, messaging::Verb::kReadRepair, std::move(payload),
-                  [self = shared_from_this()](Reply reply) { self->OnRepairAck(reply); });
+    SendToReplica(*context_, plan_.contacts[static_cast<size_t>(contact)],
+                  messaging::Verb::kReadRepair, std::move(payload),
+                  [self = shared_from_this(), contact = contact](Reply reply) {
+                    self->OnRepairAck(contact, reply);
+                  });
   }
 }
 
-void ReplicaRead::OnRepairAck(const Reply& reply) {
+void ReplicaRead::OnRepairAck(int contact, const Reply& reply) {
   storage::ReadResult answer;
   {
     std::lock_guard lock(mutex_);
     // A repair that failed is not acknowledged: the read then times out, as
     // Cassandra's BlockingPartitionRepair does.
     if (!done_ || phase_ != Phase::kRepair || pending_repairs_ == 0 || !reply.ok()) return;
+    --pending_by_contact_[static_cast<size_t>(contact)];
     if (--pending_repairs_ > 0) return;
     answer = std::move(answer_);
   }
@@ -333,7 +352,11 @@ std::exception_ptr ReplicaRead::TimeoutLocked() const {
   bool data_present = data_present_;
   if (phase_ == Phase::kReconcile) data_present = received_ > 0;
   if (phase_ == Phase::kRepair) {
-    received = std::max(0, block_for_ - pending_repairs_);
+    // Replicas whose repairs are all acknowledged, as Cassandra's
+    // BlockingPartitionRepair counts them.
+    const auto pending = std::count_if(pending_by_contact_.begin(), pending_by_contact_.end(),
+                                       [](int count) { return count > 0; });
+    received = std::max(0, block_for_ - static_cast<int>(pending));
     data_present = true;
   }
   return std::make_exception_ptr(

@@ -18,11 +18,11 @@
 //      block_for answers reconciled (replica_reconciliation.h) and the
 //      command answered from them. For a scan this reads the whole range
 //      of each replica (Engine::ReadUnfiltered ignores limits), which
-//      also spares Cassandra's short-read protection. For a partition,
-//      each replica that lacks some of the merge gets it as READ_REPAIR —
-//      with read_repair 'BLOCKING' the step answers once every repair is
-//      acknowledged, with 'NONE' nothing is sent. (Scans are not repaired:
-//      Cassandra repairs them too; left for later.)
+//      also spares Cassandra's short-read protection. Each of those
+//      replicas that lacks some of the merge — of a scan, up to the end of
+//      the page answered — gets it as READ_REPAIR, one per partition: with
+//      read_repair 'BLOCKING' the step answers once every repair is
+//      acknowledged, with 'NONE' nothing is sent.
 //
 // Errors (CqlError): ReadTimeout at the deadline — "Operation timed out -
 // received only N responses.", N the answers of the phase it was in
