@@ -5,7 +5,8 @@
 // taken down and brought back. Every node has its own reference engine,
 // messaging service, view of the ring, liveness verdicts and hints
 // directory, and a Coordinator joined to the cluster; the keyspace `ks`
-// holds one table, ks.t (k int, c int, v int, PRIMARY KEY (k, c)).
+// holds ks.t (k int, c int, v int, PRIMARY KEY (k, c)) and a counter
+// table, ks.counts (k int PRIMARY KEY, n counter).
 //
 //   SimulatedCluster cluster({.nodes = 3, .seed = seed});
 //   auto error = cluster.Write(0, {mutation}, {.consistency = kQuorum});
@@ -85,6 +86,9 @@ struct SimulatedClusterOptions {
   // "datacenter1"), racks[i % size] (empty: "rack1").
   std::vector<std::string> datacenters;
   std::vector<std::string> racks;
+  // ks.t's read_repair option ('BLOCKING' or 'NONE').
+  std::string read_repair = "BLOCKING";
+  std::string speculative_retry = "99p";  // ks.t's option
 };
 
 class SimulatedCluster {
@@ -132,6 +136,7 @@ class SimulatedCluster {
   messaging::SimulatedNetwork& network() { return network_; }
   const schema::Schema& schema() const { return *schema_; }
   const schema::TableMetadata& table() const { return *schema_->FindTable("ks", "t"); }
+  const schema::TableMetadata& counter_table() const { return *schema_->FindTable("ks", "counts"); }
   const metadata::Directory& directory() const { return *directory_record_; }
 
   // The node is unreachable and every other node knows it is down.
@@ -187,7 +192,15 @@ class SimulatedCluster {
                                  .Clustering("c", "int")
                                  .Column("v", "int")
                                  .Build();
-    keyspace->tables.emplace("t", table);
+    auto with_options = std::make_shared<schema::TableMetadata>(*table);
+    with_options->params.read_repair = options_.read_repair;
+    with_options->params.speculative_retry = options_.speculative_retry;
+    keyspace->tables.emplace("t", std::move(with_options));
+    keyspace->tables.emplace("counts", schema::TableBuilder("ks", "counts")
+                                           .SystemTableId()  // a fixed id, not t's
+                                           .PartitionKey("k", "int")
+                                           .Column("n", "counter")
+                                           .Build());
     keyspaces["ks"] = keyspace;
     return std::make_shared<schema::Schema>(std::move(keyspaces));
   }

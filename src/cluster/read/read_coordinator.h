@@ -10,16 +10,35 @@
 //     differ (read_repair = 'BLOCKING' waits for them, 'NONE' does not) and
 //     answers the reconciled rows; ReadTimeout (received, block_for,
 //     data_present) after read_request_timeout; speculative retry per the
-//     table's option;
+//     table's option. Several named partitions are read one after the
+//     other, answered in token order as the engine answers them;
 //   - a range read: the ring's ranges covering the command's token range, in
 //     token order, each read at the consistency level from its replicas,
 //     merged, with paging and limits across them (range_request_timeout).
+//
+// The pieces, in read/:
+//   read_replica_plan      which replicas, Unavailable
+//   replica_read           one partition or ring range from its replicas:
+//                          digests, reconciliation, repair, speculation,
+//                          ReadTimeout / ReadFailure
+//   replica_reconciliation merge of unfiltered answers, repair diffs
+//   stepwise_read, read_result_accumulator
+//                          partitions / ranges one after the other, limits
+//   ring_ranges            a token range split along the ring
+//   speculative_retry      the table option
+//   read_request_codec, replica_read_handler
+//                          the READ / RANGE_READ / READ_REPAIR verbs
+//   read_table_layout      the table layout reconciliation needs
 //
 // The replica side (READ, RANGE_READ and READ_REPAIR handlers) is
 // registered by RegisterReplicaHandlers.
 //
 // Thread-safety: Read may be called from any thread; callbacks run on
-// messaging or scheduler threads and must not block.
+// messaging or scheduler threads and must not block. A read whose replica
+// is this node reads the local engine on a scheduler thread (a task
+// posted to it), as a remote replica's handler does on a messaging thread.
+// The callback runs exactly once; on an error found before any request is
+// sent (Unavailable, an unknown table) it runs inside Read.
 
 #include <exception>
 #include <functional>
