@@ -57,7 +57,7 @@ struct QueryProcessorOptions {
   // thread, before its result is returned: a node of a cluster waits there
   // until its live members applied the change (schema agreement). Null:
   // nothing to wait for (a single node). Default: null.
-  std::function<void(uint64_t epoch)> after_schema_change;
+  std::function<void(uint64_t epoch)> after_schema_change = nullptr;
 };
 
 class QueryProcessor {

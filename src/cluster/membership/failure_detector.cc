@@ -132,7 +132,15 @@ void FailureDetector::OnHeartbeat(const messaging::Message& message) {
                               heartbeat->counter <= member.heartbeat->counter))) {
       return;
     }
-    member.heartbeat = heartbeat;
+    Heartbeat latest = *heartbeat;
+    // A heartbeat sent before the member confirmed a newer epoch (NoteEpoch)
+    // must not bring back its older schema version.
+    if (member.heartbeat && member.heartbeat->generation == latest.generation &&
+        member.heartbeat->epoch > latest.epoch) {
+      latest.epoch = member.heartbeat->epoch;
+      latest.schema_version = member.heartbeat->schema_version;
+    }
+    member.heartbeat = latest;
     member.last_heard = scheduler_.Now();
     if (!member.alive) {
       member.alive = true;

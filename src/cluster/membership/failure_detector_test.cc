@@ -121,6 +121,24 @@ TEST_F(FailureDetectorTest, IsolatedNodeGoesDownWithinTheTimeoutAndComesBack) {
   EXPECT_EQ(nodes_[0]->events[1], std::make_pair(nodes_[2]->id, true));
 }
 
+TEST_F(FailureDetectorTest, ConfirmedEpochUpdatesTheReportedSchemaVersion) {
+  scheduler_.RunFor(seconds(2));
+  FailureDetector& detector = *nodes_[0]->detector;
+  const types::Uuid peer = nodes_[1]->id;
+  const types::Uuid agreed = types::Uuid::NameBased("agreed");
+  detector.NoteEpoch(peer, 5, agreed);
+  EXPECT_EQ(detector.LastHeartbeat(peer)->schema_version, agreed);
+  EXPECT_EQ(detector.LastHeartbeat(peer)->epoch, 5u);
+  detector.NoteEpoch(peer, 4, types::Uuid::NameBased("older"));  // behind what we know: ignored
+  EXPECT_EQ(detector.LastHeartbeat(peer)->schema_version, agreed);
+  detector.NoteEpoch(types::Uuid::NameBased("stranger"), 9, agreed);  // not a member: ignored
+  EXPECT_FALSE(detector.LastHeartbeat(types::Uuid::NameBased("stranger")).has_value());
+  // Later heartbeats still report epoch 1: they keep the confirmed version.
+  scheduler_.RunFor(seconds(2));
+  EXPECT_EQ(detector.LastHeartbeat(peer)->schema_version, agreed);
+  EXPECT_GE(detector.LastHeartbeat(peer)->counter, 4u);
+}
+
 TEST(HeartbeatCodecTest, RoundTripsAndRejectsBadSizes) {
   const Heartbeat heartbeat{1764000000, 42, 7, types::Uuid::NameBased("schema")};
   const Bytes encoded = EncodeHeartbeat(heartbeat);
