@@ -34,6 +34,14 @@ class RunningCluster:
         self.native_port = native_port
         self.storage_port = storage_port
         self.etcd_port = etcd_port
+        self.extra_processes: list[subprocess.Popen] = []  # nodes started by the tests
+
+    def start_node(self, i: int) -> None:
+        """Starts node i (127.0.0.i) on the cluster's ports, its log in node<i>/."""
+        self.node_dir(i).mkdir(parents=True, exist_ok=True)
+        with open(self.node_dir(i) / "sibyl-test.log", "a") as log:
+            self.extra_processes.append(subprocess.Popen(
+                self.node_command(i), stdout=log, stderr=subprocess.STDOUT))
 
     def command(self, verb: str, *extra: str) -> subprocess.CompletedProcess:
         return subprocess.run(
@@ -47,7 +55,7 @@ class RunningCluster:
         return int((self.node_dir(i) / "pid").read_text().split()[0])
 
     def node_command(self, i: int) -> list[str]:
-        address = ADDRESSES[i - 1]
+        address = f"127.0.0.{i}"
         return [str(sibyl_binary()), "start", "--cluster-name", "Test Cluster",
                 "--listen-address", address, "--rpc-address", address,
                 "--native-transport-port", str(self.native_port),
@@ -81,10 +89,10 @@ def cluster() -> Iterator[RunningCluster]:
             yield running
         finally:
             running.command("stop")
-            extra = getattr(running, "restarted", None)
-            if extra is not None and extra.poll() is None:
-                extra.terminate()
-                extra.wait(10)
+            for extra in running.extra_processes:
+                if extra.poll() is None:
+                    extra.terminate()
+                    extra.wait(10)
 
 
 def wait_for(condition, timeout_s: float = 30.0, what: str = "condition"):
@@ -175,9 +183,7 @@ def test_killed_node_goes_down_and_rejoins_with_its_identity(cluster: RunningClu
         os.kill(cluster.pid(victim), signal.SIGKILL)
         wait_for(lambda: not watcher.metadata.get_host(address).is_up, 30, f"{address} marked down")
 
-        with open(cluster.node_dir(victim) / "sibyl-restart.log", "w") as log:
-            cluster.restarted = subprocess.Popen(cluster.node_command(victim), stdout=log,
-                                                 stderr=subprocess.STDOUT)
+        cluster.start_node(victim)
         wait_for(lambda: watcher.metadata.get_host(address).is_up, 60, f"{address} back up")
         after = {r.peer: (r.host_id, set(r.tokens)) for r in session.execute(
             "SELECT peer, host_id, tokens FROM system.peers")}
@@ -193,3 +199,20 @@ def test_failure_detector_marks_a_dead_node_down_in_the_log(cluster: RunningClus
     log = (cluster.node_dir(1) / "sibyl.log").read_text()
     assert re.search(r"Node \S+ is now DOWN", log)
     assert re.search(r"Node \S+ is now UP", log)
+
+
+def test_a_node_joining_later_is_announced_and_listed(cluster: RunningCluster) -> None:
+    """NEW_NODE reaches the driver (which polls no table on its own) and the
+    peers tables follow the directory."""
+    with Cluster(["127.0.0.1"], port=cluster.native_port, protocol_version=4,
+                 topology_event_refresh_window=0) as watcher:
+        watcher.connect()
+        assert len(watcher.metadata.all_hosts()) == NODES
+        cluster.start_node(NODES + 1)
+        wait_for(lambda: len(watcher.metadata.all_hosts()) == NODES + 1, 30, "the new host")
+        newcomer = watcher.metadata.get_host(f"127.0.0.{NODES + 1}")
+        assert newcomer is not None and newcomer.datacenter == "datacenter1"
+    with cluster.connect("127.0.0.1", only=True) as c:
+        rows = list(c.connect().execute("SELECT peer, tokens FROM system.peers_v2"))
+        assert sorted(str(r.peer) for r in rows) == ADDRESSES[1:] + [f"127.0.0.{NODES + 1}"]
+        assert all(len(r.tokens) == 16 for r in rows)
