@@ -151,6 +151,13 @@ def test_ddl_on_one_node_reaches_every_node_before_it_returns(cluster: RunningCl
         created = session.execute("CREATE KEYSPACE agreed WITH replication = "
                                   "{'class': 'SimpleStrategy', 'replication_factor': 3}")
         assert created.response_future.is_schema_agreed
+        # Replication factor 3 on a ring of 3 nodes: no "higher than the number of nodes".
+        assert not created.response_future.warnings
+        too_many = session.execute("CREATE KEYSPACE too_many WITH replication = "
+                                   "{'class': 'NetworkTopologyStrategy', 'datacenter1': 4}")
+        assert too_many.response_future.warnings == [
+            "Your replication factor 4 for keyspace too_many is higher than the number of nodes "
+            "3 for datacenter datacenter1"]
         session.execute("CREATE TABLE agreed.t (k int PRIMARY KEY, v text)")
         local = session.execute("SELECT schema_version FROM system.local").one()[0]
         # The statement returned after every live member applied it, and
