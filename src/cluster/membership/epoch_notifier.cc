@@ -42,8 +42,11 @@ void EpochNotifier::RegisterHandler() {
         }
         auto shared = std::make_shared<messaging::Responder>(std::move(responder));
         // Answers with the epoch reached, whether or not the catch-up got there.
-        gate_.WhenCaughtUp(
-            *epoch, [this, shared](bool) { shared->Reply(EncodeEpoch(gate_.LocalEpoch())); });
+        gate_.WhenCaughtUp(*epoch, [this, shared](bool) {
+          Bytes reply = EncodeEpoch(gate_.LocalEpoch());
+          reply += schema_version_().View();
+          shared->Reply(std::move(reply));
+        });
       });
 }
 
