@@ -189,4 +189,13 @@ NodeIdentity LoadOrCreateNodeIdentity(const std::filesystem::path& data_dir, int
   return identity;
 }
 
+bool HasNodeIdentity(const std::filesystem::path& data_dir) {
+  std::error_code error;
+  return fs::exists(data_dir / kFileName, error);
+}
+
+void SaveNodeIdentity(const std::filesystem::path& data_dir, const NodeIdentity& identity) {
+  WriteAtomically(data_dir / kFileName, Serialize(identity));
+}
+
 }  // namespace sibyl::cluster

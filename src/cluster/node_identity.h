@@ -28,4 +28,13 @@ struct NodeIdentity {
 NodeIdentity LoadOrCreateNodeIdentity(const std::filesystem::path& data_dir, int num_tokens,
                                       std::string& warning);
 
+// Whether `data_dir` holds an identity: the node was a member before (a
+// restart rejoins with its host id and tokens).
+bool HasNodeIdentity(const std::filesystem::path& data_dir);
+
+// Replaces the stored identity (as atomically as LoadOrCreateNodeIdentity
+// writes it): a node of a cluster keeps the tokens the ring allocated it.
+// Throws std::runtime_error with a one-line message when it cannot.
+void SaveNodeIdentity(const std::filesystem::path& data_dir, const NodeIdentity& identity);
+
 }  // namespace sibyl::cluster

@@ -131,5 +131,17 @@ TEST_F(NodeIdentityTest, DataDirThatIsAFileFails) {
   fs::remove(dir_);
 }
 
+TEST_F(NodeIdentityTest, SavedTokensAreWhatTheNextStartLoads) {
+  EXPECT_FALSE(HasNodeIdentity(dir_));
+  std::string warning;
+  NodeIdentity identity = LoadOrCreateNodeIdentity(dir_, 4, warning);
+  EXPECT_TRUE(HasNodeIdentity(dir_));
+  identity.tokens = {-5, 10, 20, 30};
+  SaveNodeIdentity(dir_, identity);
+  const NodeIdentity loaded = LoadOrCreateNodeIdentity(dir_, 4, warning);
+  EXPECT_EQ(loaded.host_id, identity.host_id);
+  EXPECT_EQ(loaded.tokens, identity.tokens);
+}
+
 }  // namespace
 }  // namespace sibyl::cluster

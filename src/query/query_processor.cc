@@ -335,8 +335,13 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
     SchemaChangeContext context;
     context.warnings = &client.warnings;
     if (!node_.data_center.empty()) {
+      // The ring's datacenters and their sizes: this node and its peers.
       context.replication.datacenters = {node_.data_center};
       context.replication.node_counts = {{node_.data_center, 1}};
+      for (const schema::PeerInfo& peer : node_.Peers()) {
+        context.replication.datacenters.insert(peer.data_center);
+        ++context.replication.node_counts[peer.data_center];
+      }
     }
     // The node's clock when there is one, so that a column's drop time
     // compares with the write timestamps of the same clock.
@@ -345,7 +350,13 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
                              : std::chrono::duration_cast<std::chrono::microseconds>(
                                    std::chrono::system_clock::now().time_since_epoch())
                                    .count();
-    return ExecuteSchemaAlteration(**ddl, metadata_, context);
+    const uint64_t epoch_before = metadata_.epoch();
+    Result result = ExecuteSchemaAlteration(**ddl, metadata_, context);
+    const uint64_t epoch_after = metadata_.epoch();
+    if (options_.after_schema_change && epoch_after != epoch_before) {
+      options_.after_schema_change(epoch_after);
+    }
+    return result;
   }
   if (const auto* modification = std::get_if<ModificationPlan>(&statement.plan)) {
     return ExecuteModification(*modification, values, params, schema, RequireCoordinator());

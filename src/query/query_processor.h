@@ -24,6 +24,7 @@
 // snapshot current when it starts. A ClientState belongs to one connection
 // and is never shared.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -52,6 +53,11 @@ struct QueryProcessorOptions {
   size_t prepared_cache_capacity = 10000;
   BatchLimits batch_limits;        // cassandra.yaml's batch_size_* and unlogged_batch_* thresholds
   ReadThresholds read_thresholds;  // cassandra.yaml's tombstone_warn/failure_threshold
+  // Called after a DDL statement changed the metadata, on the statement's
+  // thread, before its result is returned: a node of a cluster waits there
+  // until its live members applied the change (schema agreement). Null:
+  // nothing to wait for (a single node). Default: null.
+  std::function<void(uint64_t epoch)> after_schema_change = nullptr;
 };
 
 class QueryProcessor {

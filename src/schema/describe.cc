@@ -265,7 +265,7 @@ DescribeResult DescribeGeneric(const Keyspaces& keyspaces, const DescribeRequest
 // The end token of each range this node replicates → its address, as
 // StorageService.getRangeToAddressMap gives it for a ring of one node.
 Bytes RangeOwnership(const LocalNodeInfo& node) {
-  if (!node.peers.empty()) {
+  if (!node.Peers().empty()) {
     ThrowInvalid(
         "DESCRIBE CLUSTER range ownership is not implemented yet for a ring of several nodes");
   }

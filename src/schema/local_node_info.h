@@ -5,6 +5,7 @@
 // from the cluster layer.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,6 +25,10 @@ struct PeerInfo {
   types::Uuid host_id;
   std::string release_version;
   std::vector<std::string> tokens;
+  // The schema version the peer last reported (its heartbeats); nullopt
+  // when not heard yet: the tables then show the local version, as every
+  // member follows one metadata log.
+  std::optional<types::Uuid> schema_version;
 };
 
 struct LocalNodeInfo {
@@ -39,10 +44,17 @@ struct LocalNodeInfo {
   int32_t gossip_generation = 0;    // seconds since the epoch at start-up
   std::vector<std::string> tokens;  // decimal Murmur3 tokens
   std::vector<PeerInfo> peers;      // empty on a single node
+  // A node of a cluster: the other members now (membership changes while
+  // the node runs). Set once before serving; called from any thread.
+  // Null: `peers` is the answer.
+  std::function<std::vector<PeerInfo>()> current_peers;
   // The node's effective configuration as system_views.settings shows it:
   // cassandra.yaml key → value in Cassandra 4.1's text form ("16MiB",
   // "10000ms", "periodic"); nullopt for a key left unset (the value reads null).
   std::map<std::string, std::optional<std::string>> settings;
+
+  // The other members of the cluster now, never this node.
+  std::vector<PeerInfo> Peers() const { return current_peers ? current_peers() : peers; }
 };
 
 // Versions the node reports: release_version makes drivers and cqlsh treat it as Cassandra 4.1.

@@ -58,8 +58,8 @@ class LocalTable final : public VirtualTable {
 };
 
 // Fills the columns system.peers and system.peers_v2 share. Every node of the
-// cluster shares one schema (a single metadata log), so a peer's
-// schema_version is the current one.
+// cluster follows one metadata log, so a peer not heard from yet shows the
+// local schema version.
 void SetCommonPeerColumns(RowWriter& row, const PeerInfo& peer,
                           const VirtualTableContext& context) {
   SetAddress(row, "peer", peer.address);
@@ -70,7 +70,8 @@ void SetCommonPeerColumns(RowWriter& row, const PeerInfo& peer,
       .Set("release_version",
            types::EncodeText(peer.release_version.empty() ? std::string(kReleaseVersion)
                                                           : peer.release_version))
-      .Set("schema_version", types::EncodeUuid(context.schema.version()))
+      .Set("schema_version",
+           types::EncodeUuid(peer.schema_version.value_or(context.schema.version())))
       .Set("tokens", EncodeTextSet(peer.tokens));
 }
 
@@ -81,7 +82,7 @@ class PeersTable final : public VirtualTable {
  protected:
   void Produce(const TableMetadata& table, const VirtualTableContext& context,
                std::vector<Row>& rows) const override {
-    for (const PeerInfo& peer : context.node.peers) {
+    for (const PeerInfo& peer : context.node.Peers()) {
       RowWriter row(table);
       SetCommonPeerColumns(row, peer, context);
       SetAddress(row, "rpc_address", peer.native_address);
@@ -97,7 +98,7 @@ class PeersV2Table final : public VirtualTable {
  protected:
   void Produce(const TableMetadata& table, const VirtualTableContext& context,
                std::vector<Row>& rows) const override {
-    for (const PeerInfo& peer : context.node.peers) {
+    for (const PeerInfo& peer : context.node.Peers()) {
       RowWriter row(table);
       SetCommonPeerColumns(row, peer, context);
       row.Set("peer_port", types::EncodeInt(peer.port))

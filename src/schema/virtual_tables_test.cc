@@ -95,6 +95,30 @@ TEST_F(VirtualTablesTest, PeersListEveryPeer) {
   EXPECT_EQ(Text("peers_v2", peers_v2[0], "peer_port", "system"), types::EncodeInt(7000));
 }
 
+TEST_F(VirtualTablesTest, PeersFollowTheCurrentMembersAndTheirSchemaVersions) {
+  std::vector<PeerInfo> members;
+  node_.current_peers = [&members] { return members; };
+  EXPECT_TRUE(Read("system", "peers").empty());
+  PeerInfo peer;
+  peer.address = "127.0.0.3";
+  peer.native_address = "127.0.0.3";
+  peer.data_center = "dc2";
+  peer.rack = "r1";
+  peer.host_id = types::Uuid::Random();
+  peer.tokens = {"7"};
+  members.push_back(peer);
+  std::vector<Row> rows = Read("system", "peers_v2");
+  ASSERT_EQ(rows.size(), 1u);
+  // Not heard from yet: the local version, as every member follows one log.
+  EXPECT_EQ(Text("peers_v2", rows[0], "schema_version", "system"), schema_->version().ToBytes());
+  const types::Uuid reported = types::Uuid::NameBased("older schema");
+  members[0].schema_version = reported;
+  rows = Read("system", "peers");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(Text("peers", rows[0], "schema_version", "system"), reported.ToBytes());
+  EXPECT_EQ(Text("peers", rows[0], "data_center", "system"), "dc2");
+}
+
 TEST_F(VirtualTablesTest, KeyspacesListThemselvesInTokenOrder) {
   std::vector<Row> rows = Read("system_schema", "keyspaces");
   ASSERT_EQ(rows.size(), 5u);

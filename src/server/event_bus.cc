@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "types/value_codec.h"
+
 namespace sibyl::server {
 
 void EventBus::Subscribe(const std::shared_ptr<EventSubscriber>& subscriber, uint8_t mask) {
@@ -34,6 +36,20 @@ void EventBus::Publish(const Event& event) {
 Event EventBus::SchemaChangeEvent(const protocol::SchemaChange& change) {
   Event event{kSchemaChange, {}};
   protocol::EncodeSchemaChangeEvent(event.body, change);
+  return event;
+}
+
+Event EventBus::TopologyChangeEvent(std::string_view change, const std::string& address,
+                                    int32_t port) {
+  Event event{kTopologyChange, {}};
+  protocol::EncodeTopologyChangeEvent(event.body, change, types::EncodeInet(address), port);
+  return event;
+}
+
+Event EventBus::StatusChangeEvent(std::string_view change, const std::string& address,
+                                  int32_t port) {
+  Event event{kStatusChange, {}};
+  protocol::EncodeStatusChangeEvent(event.body, change, types::EncodeInet(address), port);
   return event;
 }
 

@@ -8,6 +8,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "protocol/response.h"
@@ -42,6 +44,12 @@ class EventBus {
   void Publish(const Event& event);
 
   static Event SchemaChangeEvent(const protocol::SchemaChange& change);
+  // change "NEW_NODE" / "REMOVED_NODE"; `address` textual IP, the node's
+  // native (CQL) address and port, which drivers connect to (spec v4 §4.2.6).
+  static Event TopologyChangeEvent(std::string_view change, const std::string& address,
+                                   int32_t port);
+  // change "UP" / "DOWN"; `address` and `port` as above.
+  static Event StatusChangeEvent(std::string_view change, const std::string& address, int32_t port);
 
  private:
   struct Entry {

@@ -21,6 +21,7 @@
 #include "schema/local_metadata_store.h"
 #include "schema/system_keyspaces.h"
 #include "schema/virtual_tables.h"
+#include "server/cluster_node.h"
 #include "server/cql_server.h"
 #include "server/data_directory.h"
 #include "server/event_bus.h"
@@ -221,14 +222,12 @@ int RunNode(const StartOptions& options) {
   for (const auto& warning : options.warnings) spdlog::warn("{}", warning);
 
   try {
-    if (config.metadata_store != "local") {
-      // The etcd-backed metadata store is being built (docs/dev/cluster.md):
-      // refuse rather than run as a lone node that believes it is in a cluster.
-      throw ConfigError("metadata_store: " + config.metadata_store +
-                        " is not available yet; this build runs single nodes only "
-                        "(metadata_store: local)");
+    const bool in_cluster = config.metadata_store == "etcd";
+    if (!in_cluster && config.metadata_store != "local") {
+      throw ConfigError("metadata_store: " + config.metadata_store + " is not one of local, etcd");
     }
     DataDirectory data_dir(config.data_dir());
+    const bool identity_existed = cluster::HasNodeIdentity(data_dir.path());
     std::string identity_warning;
     const auto identity =
         cluster::LoadOrCreateNodeIdentity(data_dir.path(), config.num_tokens, identity_warning);
@@ -241,26 +240,47 @@ int RunNode(const StartOptions& options) {
     // store, whose listener keeps the engine's tables in step with it.
     const auto engine =
         storage::Engine::Open(MakeEngineOptions(config, data_dir.path() / "data"), clock);
-    // The schema the node keeps in its data directory (docs/dev/schema-store.md).
-    const auto metadata = schema::LocalMetadataStore::Open(data_dir.path() / "schema");
-    schema::SchemaStore& schema_store = metadata->schemas();
+    // The schema: in the data directory (docs/dev/schema-store.md), or, for
+    // a node of a cluster, the metadata log in etcd (docs/dev/metadata.md),
+    // where the node registers itself and learns its tokens.
+    std::unique_ptr<ClusterNode> cluster_node;
+    std::unique_ptr<schema::LocalMetadataStore> local_metadata;
+    if (in_cluster) {
+      cluster_node =
+          ClusterNode::Open(config, data_dir.path(), identity, identity_existed, node_info);
+    } else {
+      local_metadata = schema::LocalMetadataStore::Open(data_dir.path() / "schema");
+    }
+    schema::MetadataStore& metadata =
+        in_cluster ? static_cast<schema::MetadataStore&>(cluster_node->metadata())
+                   : *local_metadata;
+    schema::SchemaStore& schema_store = metadata.schemas();
     schema::VirtualTables virtual_tables = schema::VirtualTables::SystemTables();
     cluster::Coordinator coordinator(*engine, clock);
     // Creates the column families of the schema's tables before serving.
     query::QueryProcessorOptions processor_options;
     processor_options.read_thresholds.tombstone_warn = config.tombstone_warn_threshold;
     processor_options.read_thresholds.tombstone_failure = config.tombstone_failure_threshold;
-    query::QueryProcessor processor(*metadata, virtual_tables, node_info, &coordinator,
+    if (in_cluster) {
+      processor_options.after_schema_change = [&cluster_node](uint64_t epoch) {
+        cluster_node->AwaitSchemaAgreement(epoch);
+      };
+    }
+    query::QueryProcessor processor(metadata, virtual_tables, node_info, &coordinator,
                                     processor_options);
     EventBus events;
     ServerContext context{config, processor, events};
+    if (in_cluster) {
+      cluster_node->Join(coordinator, *engine, events);
+      context.statement_workers = &cluster_node->statement_workers();
+    }
 
     CqlServer server(config, context);
     server.Listen();
     server.Start();
     spdlog::info("Node {} owns {} tokens; schema version {} (epoch {})",
                  node_info.host_id.ToString(), node_info.tokens.size(),
-                 schema_store.snapshot()->version().ToString(), metadata->epoch());
+                 schema_store.snapshot()->version().ToString(), metadata.epoch());
     spdlog::info("Starting listening for CQL clients on {}:{} (unencrypted)...",
                  server.bound_address(), server.bound_port());
 
@@ -268,6 +288,8 @@ int RunNode(const StartOptions& options) {
     sigwait(&shutdown_signals, &signal_number);
     spdlog::info("Received {}, shutting down", signal_number == SIGINT ? "SIGINT" : "SIGTERM");
     server.Stop();
+    // Before the processor and the engine go: no listener may run after.
+    if (cluster_node) cluster_node->Stop();
     spdlog::info("Stopped");
     spdlog::shutdown();
     return 0;

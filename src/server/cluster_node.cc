@@ -1,0 +1,236 @@
+#include "server/cluster_node.h"
+
+#include <spdlog/spdlog.h>
+
+#include <map>
+
+#include "locator/token_allocation.h"
+#include "locator/token_ring.h"
+
+namespace sibyl::server {
+namespace {
+
+// A seed for token allocation that differs per node and is the same for a
+// node that retries its registration over a newer ring.
+uint64_t SeedOf(const types::Uuid& host_id) {
+  uint64_t seed = 0;
+  for (size_t i = 0; i < host_id.bytes.size(); ++i) {
+    seed = (seed << 8 | seed >> 56) ^ host_id.bytes[i];
+  }
+  return seed;
+}
+
+locator::TokenRing RingOf(const metadata::Directory& directory) {
+  std::map<locator::NodeId, std::vector<dht::Token>> tokens;
+  for (const auto& [id, record] : directory.nodes()) tokens.emplace(id, record.tokens);
+  return locator::TokenRing(tokens);
+}
+
+metadata::EtcdMetadataStoreOptions StoreOptions(const Config& config,
+                                                const std::filesystem::path& data_dir) {
+  metadata::EtcdMetadataStoreOptions options;
+  options.etcd.endpoints = config.etcd_endpoints;
+  options.cluster_name = config.cluster_name;
+  options.cache_directory = data_dir / "metadata";
+  return options;
+}
+
+}  // namespace
+
+ClusterNode::ClusterNode(const Config& config, types::Uuid host_id,
+                         schema::LocalNodeInfo& node_info)
+    : config_(config), host_id_(host_id), node_info_(node_info) {}
+
+std::unique_ptr<ClusterNode> ClusterNode::Open(const Config& config,
+                                               const std::filesystem::path& data_dir,
+                                               const cluster::NodeIdentity& identity,
+                                               bool identity_existed,
+                                               schema::LocalNodeInfo& node_info) {
+  std::unique_ptr<ClusterNode> node(new ClusterNode(config, node_info.host_id, node_info));
+  node->store_ = metadata::EtcdMetadataStore::Open(StoreOptions(config, data_dir));
+  node->FollowChanges();
+  node->Register(identity, identity_existed, data_dir);
+  node->RebuildView(nullptr, nullptr);
+  node->workers_ = std::make_unique<boost::asio::thread_pool>(
+      static_cast<size_t>(std::max(1, config.native_transport_max_threads)));
+  node_info.current_peers = [raw = node.get()] { return raw->Peers(); };
+  return node;
+}
+
+ClusterNode::~ClusterNode() { Stop(); }
+
+void ClusterNode::Register(const cluster::NodeIdentity& identity, bool identity_existed,
+                           const std::filesystem::path& data_dir) {
+  metadata::NodeRecord mine;
+  mine.host_id = host_id_;
+  mine.broadcast_address = node_info_.broadcast_address;
+  mine.storage_port = config_.storage_port;
+  mine.native_address = node_info_.rpc_address;
+  mine.native_port = config_.native_transport_port;
+  mine.datacenter = node_info_.data_center;
+  mine.rack = node_info_.rack;
+  mine.release_version = schema::kReleaseVersion;
+  const auto result = store_->CommitDirectory(
+      [&](const metadata::Directory& directory) -> std::optional<metadata::Directory> {
+        metadata::NodeRecord record = mine;
+        if (const metadata::NodeRecord* known = directory.Find(host_id_)) {
+          record.tokens = known->tokens;  // a restart keeps the tokens the ring has
+          if (*known == record) return std::nullopt;
+        } else if (identity_existed) {
+          record.tokens = identity.tokens;
+        } else {
+          record.tokens =
+              locator::AllocateTokens(RingOf(directory), config_.num_tokens, SeedOf(host_id_));
+        }
+        return directory.With(std::move(record));
+      });
+  const metadata::NodeRecord* registered = result.after->Find(host_id_);
+  if (registered == nullptr) throw std::runtime_error("registration left this node out");
+  if (registered->tokens != identity.tokens) {
+    cluster::NodeIdentity updated = identity;
+    updated.tokens = registered->tokens;
+    cluster::SaveNodeIdentity(data_dir, updated);
+  }
+  node_info_.tokens.clear();
+  for (dht::Token token : registered->tokens) node_info_.tokens.push_back(std::to_string(token));
+  spdlog::info("Registered in the cluster's directory ({} members, epoch {}){}",
+               result.after->size(), store_->epoch(), result.changed ? "" : "; already a member");
+}
+
+// Listeners first, so that no change between the initial view and them is missed.
+void ClusterNode::FollowChanges() {
+  store_->AddDirectoryListener(
+      [this](const metadata::Directory& before, const metadata::Directory& after) {
+        OnDirectoryChange(before, after);
+      });
+  store_->AddListener([this](const schema::Schema&, const schema::Schema& after) {
+    RebuildView(nullptr, std::make_shared<const schema::Schema>(after));
+  });
+}
+
+// Listeners run before the store publishes a change, so they hand over the
+// new state themselves; a null argument keeps the state last seen (or, at
+// first, the store's).
+void ClusterNode::RebuildView(metadata::DirectoryPtr directory, schema::SchemaPtr schema) {
+  std::lock_guard lock(view_mutex_);
+  if (directory) view_directory_ = std::move(directory);
+  if (schema) view_schema_ = std::move(schema);
+  if (!view_directory_) view_directory_ = store_->directory();
+  if (!view_schema_) view_schema_ = store_->schemas().snapshot();
+  // Until the registration commits, the directory may not hold this node.
+  if (view_directory_->Find(host_id_) == nullptr) return;
+  views_.Set(cluster::ClusterView::Build(store_->epoch(), view_directory_, view_schema_, host_id_));
+}
+
+void ClusterNode::OnDirectoryChange(const metadata::Directory& before,
+                                    const metadata::Directory& after) {
+  RebuildView(std::make_shared<const metadata::Directory>(after), nullptr);
+  if (events_ == nullptr) return;
+  for (const auto& [id, record] : after.nodes()) {
+    if (id == host_id_ || before.Find(id) != nullptr) continue;
+    spdlog::info("Node {} ({}) joined the cluster", id.ToString(), record.broadcast_address);
+    events_->Publish(
+        EventBus::TopologyChangeEvent("NEW_NODE", record.native_address, record.native_port));
+  }
+  for (const auto& [id, record] : before.nodes()) {
+    if (id == host_id_ || after.Find(id) != nullptr) continue;
+    events_->Publish(
+        EventBus::TopologyChangeEvent("REMOVED_NODE", record.native_address, record.native_port));
+  }
+}
+
+void ClusterNode::OnLivenessChange(const types::Uuid& node, bool alive) {
+  const metadata::DirectoryPtr directory = store_->directory();
+  const metadata::NodeRecord* record = directory->Find(node);
+  if (record == nullptr || events_ == nullptr) return;
+  events_->Publish(EventBus::StatusChangeEvent(alive ? "UP" : "DOWN", record->native_address,
+                                               record->native_port));
+}
+
+std::vector<schema::PeerInfo> ClusterNode::Peers() const {
+  std::vector<schema::PeerInfo> peers;
+  const metadata::DirectoryPtr directory = store_->directory();
+  for (const auto& [id, record] : directory->nodes()) {
+    if (id == host_id_) continue;
+    schema::PeerInfo peer = metadata::ToPeerInfo(record);
+    if (detector_) {
+      if (auto heartbeat = detector_->LastHeartbeat(id))
+        peer.schema_version = heartbeat->schema_version;
+    }
+    peers.push_back(std::move(peer));
+  }
+  return peers;
+}
+
+void ClusterNode::Join(cluster::Coordinator& coordinator, storage::Engine& engine,
+                       EventBus& events) {
+  events_ = &events;
+  messaging::TcpTransportOptions transport_options;
+  transport_options.listen = {config_.listen_address, static_cast<uint16_t>(config_.storage_port)};
+  transport_ = std::make_unique<messaging::TcpTransport>(transport_options);
+  scheduler_ = std::make_unique<messaging::AsioScheduler>(1);
+  gate_ = std::make_unique<cluster::MetadataEpochGate>(*store_, config_.request_timeout);
+  messaging_ = std::make_unique<messaging::MessagingService>(
+      *transport_, *scheduler_, *gate_, messaging::MessagingOptions{.host_id = host_id_});
+  detector_ = std::make_unique<cluster::FailureDetector>(
+      *messaging_, *scheduler_, views_,
+      [this] {
+        return std::pair<uint64_t, types::Uuid>(store_->epoch(),
+                                                store_->schemas().snapshot()->version());
+      },
+      cluster::FailureDetectorOptions{.generation = node_info_.gossip_generation});
+  detector_->AddListener(
+      [this](const types::Uuid& node, bool alive) { OnLivenessChange(node, alive); });
+  notifier_ = std::make_unique<cluster::EpochNotifier>(
+      *messaging_, *gate_, views_, *detector_,
+      [this] { return store_->schemas().snapshot()->version(); },
+      [this](const types::Uuid& node, uint64_t epoch, const types::Uuid& version) {
+        detector_->NoteEpoch(node, epoch, version);
+      });
+  if (config_.hinted_handoff_enabled) {
+    hints_ = std::make_unique<cluster::HintStore>(
+        cluster::HintStore::Options{.directory = config_.hints_dir()});
+  }
+  services_ =
+      cluster::ClusterServices{.views = &views_,
+                               .messaging = messaging_.get(),
+                               .scheduler = scheduler_.get(),
+                               .liveness = detector_.get(),
+                               .hints = hints_.get(),
+                               .max_hint_window = config_.max_hint_window,
+                               .timeouts = {.read = config_.read_request_timeout,
+                                            .range = config_.range_request_timeout,
+                                            .write = config_.write_request_timeout,
+                                            .counter_write = config_.counter_write_request_timeout,
+                                            .truncate = config_.truncate_request_timeout}};
+  cluster::WriteCoordinator::RegisterReplicaHandlers(*messaging_, engine);
+  cluster::ReadCoordinator::RegisterReplicaHandlers(*messaging_, engine);
+  detector_->RegisterHandler();
+  notifier_->RegisterHandler();
+  coordinator.JoinCluster(services_);
+  messaging_->Start();
+  detector_->Start();
+  spdlog::info("Internode messaging listening on {}", messaging_->local_address().ToString());
+}
+
+void ClusterNode::AwaitSchemaAgreement(uint64_t epoch) {
+  if (!notifier_) return;
+  const std::vector<types::Uuid> missing = notifier_->NotifyAndWait(epoch, config_.request_timeout);
+  for (const types::Uuid& node : missing) {
+    spdlog::warn("Node {} did not confirm metadata epoch {} within {} ms; going on",
+                 node.ToString(), epoch, config_.request_timeout.count());
+  }
+}
+
+void ClusterNode::Stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  if (detector_) detector_->Stop();
+  if (messaging_) messaging_->Stop();
+  if (workers_) workers_->join();
+  if (gate_) gate_->Stop();
+  if (scheduler_) scheduler_->Stop();
+  if (store_) store_->StopWatching();
+}
+
+}  // namespace sibyl::server

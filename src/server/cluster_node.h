@@ -1,0 +1,110 @@
+#pragma once
+// What makes a node a member of a cluster (metadata_store: etcd): the
+// metadata log in etcd and this node's record in its directory, internode
+// messaging on listen_address:storage_port, the failure detector, the
+// current ClusterView, schema agreement after DDL, the statement workers,
+// and the events drivers follow (docs/dev/cluster.md). A single node
+// (metadata_store: local) has none of it.
+//
+// Start-up, in node.cc's order:
+//   auto cluster = ClusterNode::Open(config, data_dir, identity, identity_existed, node_info);
+//   ... the engine, the coordinator, the query processor over cluster->metadata() ...
+//   cluster->Join(coordinator, engine, events);  // messaging and heartbeats start
+//   ... serve; on SIGTERM: stop the CQL server, then cluster->Stop() ...
+//
+// Thread-safety: Open, Join and Stop on the main thread, in that order.
+// The rest (listeners, peers, AwaitSchemaAgreement) from any thread.
+#include <boost/asio/thread_pool.hpp>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "cluster/cluster_services.h"
+#include "cluster/cluster_view.h"
+#include "cluster/coordinator.h"
+#include "cluster/hints/hint_store.h"
+#include "cluster/membership/epoch_notifier.h"
+#include "cluster/membership/failure_detector.h"
+#include "cluster/membership/metadata_epoch_gate.h"
+#include "cluster/node_identity.h"
+#include "messaging/asio_scheduler.h"
+#include "messaging/messaging_service.h"
+#include "messaging/tcp_transport.h"
+#include "metadata/etcd_metadata_store.h"
+#include "schema/local_node_info.h"
+#include "server/config.h"
+#include "server/event_bus.h"
+#include "storage/engine.h"
+
+namespace sibyl::server {
+
+class ClusterNode {
+ public:
+  // Opens the metadata store (its local copy under <data dir>/metadata) and
+  // registers this node in the directory with its tokens: those the
+  // directory already records for its host id (a restart), else the stored
+  // identity's when the node existed before, else tokens allocated over the
+  // current ring (seeded from the host id), then kept in the identity.
+  // Sets node_info's tokens and its provider of current peers.
+  // REQUIRES: node_info outlives the ClusterNode. Throws when etcd cannot
+  // be reached without a local copy, or the registration fails.
+  static std::unique_ptr<ClusterNode> Open(const Config& config,
+                                           const std::filesystem::path& data_dir,
+                                           const cluster::NodeIdentity& identity,
+                                           bool identity_existed, schema::LocalNodeInfo& node_info);
+  ~ClusterNode();  // Stop()
+  ClusterNode(const ClusterNode&) = delete;
+  ClusterNode& operator=(const ClusterNode&) = delete;
+
+  metadata::EtcdMetadataStore& metadata() { return *store_; }
+  // Where statements run (native_transport_max_threads threads).
+  boost::asio::thread_pool& statement_workers() { return *workers_; }
+
+  // Starts messaging and failure detection, the coordinator's replica
+  // handlers, and events to `events`. REQUIRES: called once, after Open;
+  // all three outlive this ClusterNode.
+  void Join(cluster::Coordinator& coordinator, storage::Engine& engine, EventBus& events);
+
+  // Waits (at most request_timeout) until every live member has applied
+  // `epoch`; logs a warning naming those that did not answer.
+  void AwaitSchemaAgreement(uint64_t epoch);
+
+  // Stops heartbeats, messaging, the workers and the metadata watch: no
+  // listener runs after it. Idempotent.
+  void Stop();
+
+ private:
+  ClusterNode(const Config& config, types::Uuid host_id, schema::LocalNodeInfo& node_info);
+  void Register(const cluster::NodeIdentity& identity, bool identity_existed,
+                const std::filesystem::path& data_dir);
+  void FollowChanges();
+  void RebuildView(metadata::DirectoryPtr directory, schema::SchemaPtr schema);
+  void OnDirectoryChange(const metadata::Directory& before, const metadata::Directory& after);
+  void OnLivenessChange(const types::Uuid& node, bool alive);
+  std::vector<schema::PeerInfo> Peers() const;
+
+  const Config& config_;
+  const types::Uuid host_id_;
+  schema::LocalNodeInfo& node_info_;
+  std::unique_ptr<metadata::EtcdMetadataStore> store_;
+  std::unique_ptr<boost::asio::thread_pool> workers_;
+  cluster::ClusterViewHolder views_;
+  std::mutex view_mutex_;                  // serializes rebuilds
+  metadata::DirectoryPtr view_directory_;  // GUARDED_BY(view_mutex_)
+  schema::SchemaPtr view_schema_;          // GUARDED_BY(view_mutex_)
+
+  // Set by Join, before serving; then read-only.
+  EventBus* events_ = nullptr;
+  std::unique_ptr<messaging::TcpTransport> transport_;
+  std::unique_ptr<messaging::AsioScheduler> scheduler_;
+  std::unique_ptr<cluster::MetadataEpochGate> gate_;
+  std::unique_ptr<messaging::MessagingService> messaging_;
+  std::unique_ptr<cluster::FailureDetector> detector_;
+  std::unique_ptr<cluster::EpochNotifier> notifier_;
+  std::unique_ptr<cluster::HintStore> hints_;
+  cluster::ClusterServices services_;
+  bool stopped_ = false;
+};
+
+}  // namespace sibyl::server
