@@ -162,7 +162,7 @@ std::vector<schema::PeerInfo> ClusterNode::Peers() const {
   return peers;
 }
 
-void ClusterNode::Join(cluster::Coordinator& coordinator, storage::Engine& engine,
+void ClusterNode::Join(cluster::Coordinator& coordinator, storage::Engine& engine, Clock& clock,
                        EventBus& events) {
   events_ = &events;
   messaging::TcpTransportOptions transport_options;
@@ -191,13 +191,16 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, storage::Engine& engin
     hints_ = std::make_unique<cluster::HintStore>(
         cluster::HintStore::Options{.directory = config_.hints_dir()});
   }
+  batches_ = std::make_unique<cluster::BatchStore>(config_.data_dir() / "batchlog");
   services_ =
       cluster::ClusterServices{.views = &views_,
                                .messaging = messaging_.get(),
                                .scheduler = scheduler_.get(),
                                .liveness = detector_.get(),
                                .hints = hints_.get(),
+                               .batches = batches_.get(),
                                .max_hint_window = config_.max_hint_window,
+                               .hinted_handoff_throttle_bytes = config_.hinted_handoff_throttle,
                                .timeouts = {.read = config_.read_request_timeout,
                                             .range = config_.range_request_timeout,
                                             .write = config_.write_request_timeout,
@@ -205,11 +208,20 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, storage::Engine& engin
                                             .truncate = config_.truncate_request_timeout}};
   cluster::WriteCoordinator::RegisterReplicaHandlers(*messaging_, engine);
   cluster::ReadCoordinator::RegisterReplicaHandlers(*messaging_, engine);
+  cluster::BatchlogManager::RegisterReplicaHandlers(*messaging_, *batches_);
   detector_->RegisterHandler();
   notifier_->RegisterHandler();
   coordinator.JoinCluster(services_);
+  if (hints_) {
+    hint_dispatcher_ =
+        std::make_unique<cluster::HintDispatcher>(services_, cluster::HintDispatcher::Options{});
+  }
+  batchlog_ = std::make_unique<cluster::BatchlogManager>(
+      services_, *batches_, coordinator.writes(), clock, cluster::BatchlogManager::Options{});
   messaging_->Start();
   detector_->Start();
+  if (hint_dispatcher_) hint_dispatcher_->Start();
+  batchlog_->Start();
   spdlog::info("Internode messaging listening on {}", messaging_->local_address().ToString());
 }
 
@@ -225,6 +237,8 @@ void ClusterNode::AwaitSchemaAgreement(uint64_t epoch) {
 void ClusterNode::Stop() {
   if (stopped_) return;
   stopped_ = true;
+  if (batchlog_) batchlog_->Stop();
+  if (hint_dispatcher_) hint_dispatcher_->Stop();
   if (detector_) detector_->Stop();
   if (messaging_) messaging_->Stop();
   if (workers_) workers_->join();

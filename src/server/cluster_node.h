@@ -9,7 +9,7 @@
 // Start-up, in node.cc's order:
 //   auto cluster = ClusterNode::Open(config, data_dir, identity, identity_existed, node_info);
 //   ... the engine, the coordinator, the query processor over cluster->metadata() ...
-//   cluster->Join(coordinator, engine, events);  // messaging and heartbeats start
+//   cluster->Join(coordinator, engine, clock, events);  // messaging and heartbeats start
 //   ... serve; on SIGTERM: stop the CQL server, then cluster->Stop() ...
 //
 // Thread-safety: Open, Join and Stop on the main thread, in that order.
@@ -20,14 +20,18 @@
 #include <mutex>
 #include <vector>
 
+#include "cluster/batchlog/batch_store.h"
+#include "cluster/batchlog/batchlog_manager.h"
 #include "cluster/cluster_services.h"
 #include "cluster/cluster_view.h"
 #include "cluster/coordinator.h"
+#include "cluster/hints/hint_dispatcher.h"
 #include "cluster/hints/hint_store.h"
 #include "cluster/membership/epoch_notifier.h"
 #include "cluster/membership/failure_detector.h"
 #include "cluster/membership/metadata_epoch_gate.h"
 #include "cluster/node_identity.h"
+#include "common/clock.h"
 #include "messaging/asio_scheduler.h"
 #include "messaging/messaging_service.h"
 #include "messaging/tcp_transport.h"
@@ -64,7 +68,8 @@ class ClusterNode {
   // Starts messaging and failure detection, the coordinator's replica
   // handlers, and events to `events`. REQUIRES: called once, after Open;
   // all three outlive this ClusterNode.
-  void Join(cluster::Coordinator& coordinator, storage::Engine& engine, EventBus& events);
+  void Join(cluster::Coordinator& coordinator, storage::Engine& engine, Clock& clock,
+            EventBus& events);
 
   // Waits (at most request_timeout) until every live member has applied
   // `epoch`; logs a warning naming those that did not answer.
@@ -103,6 +108,9 @@ class ClusterNode {
   std::unique_ptr<cluster::FailureDetector> detector_;
   std::unique_ptr<cluster::EpochNotifier> notifier_;
   std::unique_ptr<cluster::HintStore> hints_;
+  std::unique_ptr<cluster::BatchStore> batches_;
+  std::unique_ptr<cluster::HintDispatcher> hint_dispatcher_;  // with hints_
+  std::unique_ptr<cluster::BatchlogManager> batchlog_;
   cluster::ClusterServices services_;
   bool stopped_ = false;
 };

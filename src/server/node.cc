@@ -271,7 +271,7 @@ int RunNode(const StartOptions& options) {
     EventBus events;
     ServerContext context{config, processor, events};
     if (in_cluster) {
-      cluster_node->Join(coordinator, *engine, events);
+      cluster_node->Join(coordinator, *engine, clock, events);
       context.statement_workers = &cluster_node->statement_workers();
     }
 

@@ -1,9 +1,9 @@
 """A three-node cluster (`sibyl cluster start`) seen through the Python driver.
 
 The cluster runs etcd and three nodes on 127.0.0.1-3, on ports picked free for
-this module, in a temporary directory; it is stopped at the end. Reads and
-writes of user tables need the data path (not wired yet): only metadata,
-membership and liveness are tested here.
+this module, in a temporary directory; it is stopped at the end. Metadata,
+membership and liveness are tested here; reads and writes in
+test_cluster_data.py.
 """
 
 from __future__ import annotations
@@ -11,98 +11,20 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
-import tempfile
-import time
 import uuid
-from pathlib import Path
 from typing import Iterator
 
+from cassandra.cluster import Cluster
+
 import pytest
-from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile
-from cassandra.policies import WhiteListRoundRobinPolicy
 
-from sibyl_process import free_port, sibyl_binary
-
-NODES = 3
-ADDRESSES = [f"127.0.0.{i}" for i in range(1, NODES + 1)]
-
-
-class RunningCluster:
-    def __init__(self, directory: Path, native_port: int, storage_port: int, etcd_port: int):
-        self.directory = directory
-        self.native_port = native_port
-        self.storage_port = storage_port
-        self.etcd_port = etcd_port
-        self.extra_processes: list[subprocess.Popen] = []  # nodes started by the tests
-
-    def start_node(self, i: int) -> None:
-        """Starts node i (127.0.0.i) on the cluster's ports, its log in node<i>/."""
-        self.node_dir(i).mkdir(parents=True, exist_ok=True)
-        with open(self.node_dir(i) / "sibyl-test.log", "a") as log:
-            self.extra_processes.append(subprocess.Popen(
-                self.node_command(i), stdout=log, stderr=subprocess.STDOUT))
-
-    def command(self, verb: str, *extra: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [str(sibyl_binary()), "cluster", verb, "--dir", str(self.directory), *extra],
-            capture_output=True, text=True, timeout=120)
-
-    def node_dir(self, i: int) -> Path:
-        return self.directory / f"node{i}"
-
-    def pid(self, i: int) -> int:
-        return int((self.node_dir(i) / "pid").read_text().split()[0])
-
-    def node_command(self, i: int) -> list[str]:
-        address = f"127.0.0.{i}"
-        return [str(sibyl_binary()), "start", "--cluster-name", "Test Cluster",
-                "--listen-address", address, "--rpc-address", address,
-                "--native-transport-port", str(self.native_port),
-                "--storage-port", str(self.storage_port),
-                "--data-dir", str(self.node_dir(i) / "data"),
-                "--seeds", f"127.0.0.1:{self.storage_port}",
-                "--metadata-store", "etcd",
-                "--etcd-endpoints", f"http://127.0.0.1:{self.etcd_port}"]
-
-    def connect(self, address: str = "127.0.0.1", only: bool = False, **options) -> Cluster:
-        """A driver contacting `address`; with `only`, every query goes there."""
-        profiles = {}
-        if only:
-            profiles[EXEC_PROFILE_DEFAULT] = ExecutionProfile(
-                load_balancing_policy=WhiteListRoundRobinPolicy([address]))
-        return Cluster([address], port=self.native_port, protocol_version=4,
-                       connect_timeout=10, control_connection_timeout=10,
-                       execution_profiles=profiles, **options)
+from cluster_process import ADDRESSES, NODES, RunningCluster, running_cluster, wait_for
 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[RunningCluster]:
-    with tempfile.TemporaryDirectory(prefix="sibyl-cluster-test-") as tmp:
-        running = RunningCluster(Path(tmp) / "cluster", free_port(), free_port(), free_port())
-        started = running.command("start", "--nodes", str(NODES),
-                                  "--native-port", str(running.native_port),
-                                  "--storage-port", str(running.storage_port),
-                                  "--etcd-port", str(running.etcd_port))
-        try:
-            assert started.returncode == 0, started.stdout + started.stderr
-            yield running
-        finally:
-            running.command("stop")
-            for extra in running.extra_processes:
-                if extra.poll() is None:
-                    extra.terminate()
-                    extra.wait(10)
-
-
-def wait_for(condition, timeout_s: float = 30.0, what: str = "condition"):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.25)
-    pytest.fail(f"timed out waiting for {what}")
+    with running_cluster() as running:
+        yield running
 
 
 def test_driver_discovers_every_node_and_the_token_map(cluster: RunningCluster) -> None:
