@@ -41,7 +41,7 @@
 #include "messaging/simulated_network.h"
 #include "messaging/simulated_scheduler.h"
 #include "metadata/directory.h"
-#include "query/read/storage_layout.h"
+#include "schema/storage_layout.h"
 #include "schema/system_keyspaces.h"
 #include "schema/table_builder.h"
 #include "storage/reference_engine.h"
@@ -231,7 +231,7 @@ class SimulatedCluster {
     const metadata::NodeRecord& record = std::next(directory_record_->nodes().begin(), i)->second;
     node->id = record.host_id;
     node->address = {record.broadcast_address, static_cast<uint16_t>(record.storage_port)};
-    node->engine.SyncTables(query::StoredTableLayouts(*schema_));
+    node->engine.SyncTables(schema::StoredTableLayouts(*schema_));
     node->views.Set(ClusterView::Build(1, directory_record_, schema_, node->id));
     messaging::Transport& transport = network_.AddNode(node->address);
     node->messaging = std::make_unique<messaging::MessagingService>(

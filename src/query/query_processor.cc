@@ -5,12 +5,12 @@
 
 #include "common/error.h"
 #include "cql/parser.h"
-#include "query/read/storage_layout.h"
 #include "query/statement_id.h"
 #include "query/statements/consistency_rules.h"
 #include "query/statements/describe_statement.h"
 #include "query/statements/write_attributes.h"
 #include "query/terms/bind_variables.h"
+#include "schema/storage_layout.h"
 #include "schema/virtual_keyspaces.h"
 #include "types/value_codec.h"
 
@@ -95,11 +95,11 @@ void QueryProcessor::FollowSchemaChanges() {
   if (coordinator_ == nullptr) return;
   storage_rows_.emplace(*coordinator_);
   storage::Engine& engine = coordinator_->engine();
-  engine.SyncTables(StoredTableLayouts(*schemas_.snapshot()));
+  engine.SyncTables(schema::StoredTableLayouts(*schemas_.snapshot()));
   // Before a change is published, so that no client sees a table whose
   // column family does not exist yet (or still exists after a DROP).
   metadata_.AddListener([&engine](const schema::Schema& before, const schema::Schema& after) {
-    engine.SyncTables(StoredTableLayouts(after));
+    engine.SyncTables(schema::StoredTableLayouts(after));
   });
 }
 
@@ -125,7 +125,7 @@ cluster::Coordinator& QueryProcessor::RequireCoordinator() const {
 }
 
 const RowSource& QueryProcessor::SourceFor(const schema::TableMetadata& table) const {
-  if (!IsStoredTable(table)) return virtual_rows_;
+  if (!schema::IsStoredTable(table)) return virtual_rows_;
   (void)RequireCoordinator();
   return *storage_rows_;
 }
@@ -296,7 +296,7 @@ Result QueryProcessor::RunTruncate(const TruncatePlan& truncate, const schema::S
   if (it == keyspace->tables.end()) ThrowInvalid("table " + truncate.table + " does not exist");
   const schema::TableMetadata& table = *it->second;
   if (table.is_virtual) ThrowInvalid("Cannot truncate virtual tables");
-  if (!IsStoredTable(table)) {
+  if (!schema::IsStoredTable(table)) {
     ThrowInvalid("Truncating " + table.QualifiedName() +
                  " is not supported by Sibyl: the tables of system keyspaces are read-only");
   }

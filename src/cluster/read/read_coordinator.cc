@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cctype>
 
-#include "cluster/read/read_table_layout.h"
 #include "cluster/read/replica_read_handler.h"
 #include "cluster/read/ring_ranges.h"
 #include "cluster/read/speculative_retry.h"
 #include "cluster/read/stepwise_read.h"
+#include "cluster/read/table_lookup.h"
 #include "common/error.h"
+#include "schema/storage_layout.h"
 
 namespace sibyl::cluster {
 
@@ -93,7 +94,7 @@ void ReadCoordinator::Read(storage::ReadCommand command, uint16_t consistency, C
   context->services = &services_;
   context->engine = &engine_;
   context->view = view;
-  context->layout = ReadTableLayout(*table);
+  context->layout = schema::MakeTableLayout(*table);
   context->consistency = consistency;
   context->blocking_repair = !EqualsIgnoringCase(table->params.read_repair, "NONE");
   context->counter_table = IsCounterTable(*table);

@@ -28,7 +28,7 @@
 //   speculative_retry      the table option
 //   read_request_codec, replica_read_handler
 //                          the READ / RANGE_READ / READ_REPAIR verbs
-//   read_table_layout      the table layout reconciliation needs
+//   table_lookup           a table of the schema by its id
 //
 // The replica side (READ, RANGE_READ and READ_REPAIR handlers) is
 // registered by RegisterReplicaHandlers.

@@ -563,7 +563,7 @@ TEST(ReadCoordinatorTest, RandomDivergenceReadsAsOneEngineAtAll) {
                                          .duplicate_probability = 0.1,
                                          .max_delay = std::chrono::milliseconds(20)}});
     storage::ReferenceEngine everything;
-    everything.SyncTables(query::StoredTableLayouts(cluster.schema()));
+    everything.SyncTables(schema::StoredTableLayouts(cluster.schema()));
     for (int64_t ts = 1; ts <= 200; ++ts) {
       const int32_t k = static_cast<int32_t>(random() % 8);
       const int32_t c = static_cast<int32_t>(random() % 4);

@@ -1,6 +1,6 @@
 // The engine's view of tables made with CREATE TABLE.
 
-#include "query/read/storage_layout.h"
+#include "schema/storage_layout.h"
 
 #include "query/query_test_util.h"
 
@@ -13,7 +13,7 @@ class StorageLayoutTest : public testing::QueryTest {
   storage::TableLayout Layout(std::string_view table) {
     schema::TablePtr metadata = store_.snapshot()->FindTable("ks", table);
     EXPECT_NE(metadata, nullptr);
-    return MakeTableLayout(*metadata);
+    return schema::MakeTableLayout(*metadata);
   }
   void SetUp() override {
     Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
@@ -86,11 +86,11 @@ TEST_F(StorageLayoutTest, OptionsMapToEngineSettings) {
 TEST_F(StorageLayoutTest, OnlyUserTablesAreStored) {
   Run("CREATE TABLE ks.t (k int PRIMARY KEY)");
   const schema::SchemaPtr schema = store_.snapshot();
-  EXPECT_TRUE(IsStoredTable(*schema->FindTable("ks", "t")));
-  EXPECT_FALSE(IsStoredTable(*schema->FindTable("system", "local")));
-  EXPECT_FALSE(IsStoredTable(*schema->FindTable("system_auth", "roles")));
-  EXPECT_FALSE(IsStoredTable(*schema->FindTable("system_views", "settings")));
-  const std::vector<storage::TableLayout> layouts = StoredTableLayouts(*schema);
+  EXPECT_TRUE(schema::IsStoredTable(*schema->FindTable("ks", "t")));
+  EXPECT_FALSE(schema::IsStoredTable(*schema->FindTable("system", "local")));
+  EXPECT_FALSE(schema::IsStoredTable(*schema->FindTable("system_auth", "roles")));
+  EXPECT_FALSE(schema::IsStoredTable(*schema->FindTable("system_views", "settings")));
+  const std::vector<storage::TableLayout> layouts = schema::StoredTableLayouts(*schema);
   ASSERT_EQ(layouts.size(), 1u);
   EXPECT_EQ(layouts[0].name, "t");
 }

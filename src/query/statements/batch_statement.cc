@@ -6,11 +6,11 @@
 #include <utility>
 
 #include "common/error.h"
-#include "query/read/storage_layout.h"
 #include "query/statements/batch_guards.h"
 #include "query/statements/batch_markers.h"
 #include "query/statements/cas_request.h"
 #include "query/statements/consistency_rules.h"
+#include "schema/storage_layout.h"
 #include "storage/mutation_merge.h"
 #include "types/value_codec.h"
 
@@ -37,7 +37,7 @@ protocol::BatchType ToBatchType(cql::BatchStatement::Type type) {
 }  // namespace
 
 void RequireStoredTable(const schema::TableMetadata& table) {
-  if (IsStoredTable(table)) return;
+  if (schema::IsStoredTable(table)) return;
   if (table.is_virtual) {
     ThrowInvalid("Modification is not supported by table " + table.QualifiedName());
   }

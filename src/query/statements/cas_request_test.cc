@@ -15,7 +15,7 @@
 #include "cql/parser.h"
 #include "query/query_test_util.h"
 #include "query/read/engine_test_util.h"
-#include "query/read/storage_layout.h"
+#include "schema/storage_layout.h"
 #include "query/read/storage_row_source.h"
 #include "storage/engine.h"
 #include "storage/reference_engine.h"
@@ -62,7 +62,7 @@ class CasTest : public testing::QueryTest, public ::testing::WithParamInterface<
         "fm frozen<map<text, int>>, u addr, fu frozen<addr>)");
     Ddl("CREATE TABLE ks.cnt (k int PRIMARY KEY, hits counter)");
     Ddl("CREATE TABLE ks.dur (k int PRIMARY KEY, d duration, ld list<duration>)");
-    engine_->SyncTables(StoredTableLayouts(*store_.snapshot()));
+    engine_->SyncTables(schema::StoredTableLayouts(*store_.snapshot()));
   }
 
   void Ddl(std::string_view query) { (void)processor_.Process(query, {}, client_); }
@@ -572,7 +572,7 @@ TEST_P(CasTest, InsertJsonIfNotExists) {
 // reads is the partition it writes, and each execution of uuid() is a new row.
 TEST_P(CasTest, NonDeterministicKeyIsEvaluatedOnce) {
   Ddl("CREATE TABLE ks.u (k uuid PRIMARY KEY, v int)");
-  engine_->SyncTables(StoredTableLayouts(*store_.snapshot()));
+  engine_->SyncTables(schema::StoredTableLayouts(*store_.snapshot()));
   auto statement = Prepare("INSERT INTO ks.u (k, v) VALUES (uuid(), 1) IF NOT EXISTS");
   for (int i = 0; i < 5; ++i) {
     protocol::QueryParameters params;

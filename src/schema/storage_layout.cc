@@ -1,11 +1,11 @@
-#include "query/read/storage_layout.h"
+#include "schema/storage_layout.h"
 
 #include <charconv>
 #include <string_view>
 
 #include "schema/system_keyspaces.h"
 
-namespace sibyl::query {
+namespace sibyl::schema {
 namespace {
 
 bool EndsWith(std::string_view text, std::string_view suffix) {
@@ -95,4 +95,4 @@ std::vector<storage::TableLayout> StoredTableLayouts(const schema::Schema& schem
   return layouts;
 }
 
-}  // namespace sibyl::query
+}  // namespace sibyl::schema

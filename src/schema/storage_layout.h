@@ -16,7 +16,7 @@
 #include "schema/table_metadata.h"
 #include "storage/table_layout.h"
 
-namespace sibyl::query {
+namespace sibyl::schema {
 
 // True when the engine stores `table`'s rows (see above).
 [[nodiscard]] bool IsStoredTable(const schema::TableMetadata& table);
@@ -33,4 +33,4 @@ namespace sibyl::query {
 // "lz4", "snappy", "zstd", "deflate" or "none" from the compression class.
 [[nodiscard]] std::string CompressionName(const schema::TableParams& params);
 
-}  // namespace sibyl::query
+}  // namespace sibyl::schema
