@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "common/check.h"
+#include "common/error.h"
 
 namespace sibyl::cluster {
 
@@ -93,6 +94,18 @@ void Coordinator::Mutate(const std::vector<storage::Mutation>& mutations,
 storage::ReadResult Coordinator::Read(const storage::ReadCommand& command,
                                       uint16_t consistency) const {
   if (reads_ != nullptr) {
+    if (consistency == kConsistencySerial || consistency == kConsistencyLocalSerial) {
+      // A serial read is a Paxos read; this node can answer it only for the
+      // partitions it alone replicates (the same rule as its writes).
+      if (command.partitions.empty()) {
+        throw CqlError(ErrorCode::kInvalid,
+                       "SERIAL and LOCAL_SERIAL reads of a token range on a cluster need Paxos, "
+                       "which Sibyl does not implement yet");
+      }
+      for (const auto& partition : command.partitions) {
+        writes_->RequireSoleLocalReplica(command.table_id, partition);
+      }
+    }
     auto completion = std::make_shared<Completion>();
     auto result = std::make_shared<storage::ReadResult>();
     reads_->Read(command, consistency,

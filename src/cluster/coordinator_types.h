@@ -8,6 +8,9 @@ namespace sibyl::cluster {
 
 // The protocol's code of ONE (protocol::Consistency::kOne).
 inline constexpr uint16_t kConsistencyOne = 0x0001;
+// SERIAL and LOCAL_SERIAL (protocol::Consistency), the levels of Paxos reads.
+inline constexpr uint16_t kConsistencySerial = 0x0008;
+inline constexpr uint16_t kConsistencyLocalSerial = 0x0009;
 
 // What a write is, as a WriteTimeout reports it (native protocol spec,
 // section 8: the writeType strings).

@@ -9,7 +9,7 @@ import signal
 from typing import Iterator
 
 import pytest
-from cassandra import ConsistencyLevel, ReadTimeout, Unavailable
+from cassandra import ConsistencyLevel, InvalidRequest, ReadTimeout, Unavailable
 from cassandra.cluster import NoHostAvailable
 from cassandra.query import SimpleStatement
 
@@ -96,3 +96,19 @@ def local_row(session):
     row = session.execute(at(ConsistencyLevel.ONE,
                              "SELECT v FROM ks.t WHERE k = 1000 AND c = 1")).one()
     return row.v if row else None
+
+
+def test_what_needs_paxos_or_a_counter_leader_is_refused_by_name(cluster: RunningCluster) -> None:
+    with cluster.connect("127.0.0.1", only=True) as c:
+        session = c.connect()
+        session.execute("CREATE TABLE IF NOT EXISTS ks.counts (k int PRIMARY KEY, n counter)")
+        refusals = [
+            (at(ConsistencyLevel.SERIAL, "SELECT v FROM ks.t WHERE k = 1 AND c = 1"), "Paxos"),
+            (at(ConsistencyLevel.QUORUM,
+                "INSERT INTO ks.t (k, c, v) VALUES (5000, 1, 'x') IF NOT EXISTS"), "Paxos"),
+            (at(ConsistencyLevel.QUORUM, "UPDATE ks.counts SET n = n + 1 WHERE k = 1"), "counter"),
+        ]
+        for statement, word in refusals:
+            with pytest.raises(InvalidRequest) as refused:
+                session.execute(statement)
+            assert word in str(refused.value), str(refused.value)
