@@ -305,7 +305,7 @@ class SelectExecution {
  private:
   ReadRequest MakeRequest() {
     const SelectStatement& s = statement_;
-    ReadRequest request{schema_, table_};
+    ReadRequest request{.schema = schema_, .table = table_};
     request.plan = &bound_->plan;
     request.cell_metadata = &s.selection_.cell_metadata();
     // Filtered columns must be read too; the statement's list serves as it
