@@ -33,6 +33,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "storage/serial_reader.h"
 #include "types/vint.h"
 
 namespace sibyl::storage {
@@ -109,56 +110,12 @@ std::optional<int64_t> MinTimestamp(const Mutation& m) {
 
 // ---- reading ----
 
-class Reader {
+class Reader : public SerialReader {
  public:
-  explicit Reader(BytesView in) : in_(in) {}
+  explicit Reader(BytesView in) : SerialReader(in, "mutation") {}
 
-  bool at_end() const { return in_.empty(); }
   void set_base(int64_t base) { base_ = base; }
 
-  uint8_t U8() {
-    Need(1);
-    const auto v = static_cast<uint8_t>(in_[0]);
-    in_.remove_prefix(1);
-    return v;
-  }
-  BytesView Fixed(size_t n) {
-    Need(n);
-    BytesView v = in_.substr(0, n);
-    in_.remove_prefix(n);
-    return v;
-  }
-  uint64_t Unsigned() {
-    const auto decoded = types::ReadUnsignedVint(in_);
-    if (!decoded) Fail("truncated");
-    in_.remove_prefix(decoded->size);
-    return decoded->value;
-  }
-  int64_t Signed() {
-    const auto decoded = types::ReadSignedVint(in_);
-    if (!decoded) Fail("truncated");
-    in_.remove_prefix(decoded->size);
-    return static_cast<int64_t>(decoded->value);
-  }
-  int32_t Int32() {
-    const int64_t v = Signed();
-    if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
-      Fail("a 32-bit field out of range");
-    }
-    return static_cast<int32_t>(v);
-  }
-  Bytes Blob() {
-    const uint64_t length = Unsigned();
-    if (length > in_.size()) Fail("truncated");
-    return Bytes(Fixed(static_cast<size_t>(length)));
-  }
-  // A count of items that each take at least one byte: a count larger than
-  // what is left is corrupt (and must not size an allocation).
-  size_t Count() {
-    const uint64_t n = Unsigned();
-    if (n > in_.size()) Fail("a count larger than the input");
-    return static_cast<size_t>(n);
-  }
   int64_t Timestamp() {
     const uint64_t v = Unsigned();
     if (v == 0) return kNoTimestamp;
@@ -181,21 +138,17 @@ class Reader {
     ClusteringBound bound;
     bound.inclusive = header & 1;
     const uint64_t values = header >> 1;
-    if (values > in_.size()) Fail("a count larger than the input");
+    if (values > remaining()) Fail("a count beyond the input");
     for (uint64_t i = 0; i < values; ++i) bound.prefix.push_back(Blob());
     return bound;
   }
 
+  // For the decoding functions outside the reader.
   [[noreturn]] static void Fail(const std::string& why) {
     throw std::runtime_error("Malformed serialized mutation: " + why);
   }
 
  private:
-  void Need(size_t n) const {
-    if (in_.size() < n) Fail("truncated");
-  }
-
-  BytesView in_;
   std::optional<int64_t> base_;
 };
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "storage/serial_reader.h"
 #include "types/vint.h"
 
 namespace sibyl::storage {
@@ -73,64 +74,21 @@ void WriteRow(Bytes& out, const ReadRow& row) {
 
 // ---- reading ----
 
-class Reader {
+class Reader : public SerialReader {
  public:
-  Reader(BytesView in, const char* what) : in_(in), what_(what) {}
+  Reader(BytesView in, const char* what) : SerialReader(in, what) {}
 
   void Version() {
     const uint8_t version = U8();
     if (version != kFormatVersion) Fail("unknown version " + std::to_string(version));
   }
   void End() const {
-    if (!in_.empty()) Fail(std::to_string(in_.size()) + " bytes left over");
+    if (!at_end()) Fail(std::to_string(remaining()) + " bytes left over");
   }
   uint8_t Flags(uint8_t known) {
     const uint8_t flags = U8();
     if ((flags & ~known) != 0) Fail("unknown flags");
     return flags;
-  }
-  uint8_t U8() {
-    if (in_.empty()) Fail("truncated");
-    const auto v = static_cast<uint8_t>(in_[0]);
-    in_.remove_prefix(1);
-    return v;
-  }
-  BytesView Fixed(size_t n) {
-    if (in_.size() < n) Fail("truncated");
-    BytesView v = in_.substr(0, n);
-    in_.remove_prefix(n);
-    return v;
-  }
-  uint64_t Unsigned() {
-    const auto decoded = types::ReadUnsignedVint(in_);
-    if (!decoded) Fail("truncated");
-    in_.remove_prefix(decoded->size);
-    return decoded->value;
-  }
-  int64_t Signed() {
-    const auto decoded = types::ReadSignedVint(in_);
-    if (!decoded) Fail("truncated");
-    in_.remove_prefix(decoded->size);
-    return static_cast<int64_t>(decoded->value);
-  }
-  int32_t Int32() {
-    const int64_t v = Signed();
-    if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
-      Fail("a 32-bit field out of range");
-    }
-    return static_cast<int32_t>(v);
-  }
-  Bytes Blob() {
-    const uint64_t length = Unsigned();
-    if (length > in_.size()) Fail("a length beyond the input");
-    return Bytes(Fixed(static_cast<size_t>(length)));
-  }
-  // A count of items that each take at least one byte: one larger than what
-  // is left is corrupt (and must not size an allocation).
-  size_t Count() {
-    const uint64_t n = Unsigned();
-    if (n > in_.size()) Fail("a count beyond the input");
-    return static_cast<size_t>(n);
   }
 
   PartitionKey Key() {
@@ -148,7 +106,7 @@ class Reader {
     const uint64_t header = Unsigned();
     ClusteringBound bound;
     bound.inclusive = (header & 1) != 0;
-    if ((header >> 1) > in_.size()) Fail("a count beyond the input");
+    if ((header >> 1) > remaining()) Fail("a count beyond the input");
     for (uint64_t i = 0; i < header >> 1; ++i) bound.prefix.push_back(Blob());
     return bound;
   }
@@ -179,14 +137,6 @@ class Reader {
     }
     return row;
   }
-
-  [[noreturn]] void Fail(const std::string& why) const {
-    throw std::runtime_error(std::string("Malformed serialized ") + what_ + ": " + why);
-  }
-
- private:
-  BytesView in_;
-  const char* what_;
 };
 
 }  // namespace
