@@ -11,7 +11,12 @@ namespace sibyl::cluster {
 
 BatchlogManager::BatchlogManager(const ClusterServices& services, BatchStore& store,
                                  WriteCoordinator& writes, Clock& clock, Options options)
-    : services_(services), store_(store), writes_(writes), clock_(clock), options_(options) {}
+    : services_(services),
+      store_(store),
+      writes_(writes),
+      clock_(clock),
+      options_(options),
+      rounds_(*services.scheduler, options.period, [this] { RunOnce(); }) {}
 
 void BatchlogManager::RegisterReplicaHandlers(messaging::MessagingService& messaging,
                                               BatchStore& store) {
@@ -35,38 +40,9 @@ void BatchlogManager::RegisterReplicaHandlers(messaging::MessagingService& messa
                             });
 }
 
-void BatchlogManager::Start() {
-  {
-    std::lock_guard lock(mutex_);
-    if (started_ || stopped_) return;
-    started_ = true;
-  }
-  ScheduleRound();
-}
+void BatchlogManager::Start() { rounds_.Start(); }
 
-void BatchlogManager::Stop() {
-  messaging::TimerHandle timer;
-  {
-    std::lock_guard lock(mutex_);
-    stopped_ = true;
-    timer = round_timer_;
-  }
-  if (timer.id != 0) services_.scheduler->Cancel(timer);
-}
-
-void BatchlogManager::ScheduleRound() {
-  std::lock_guard lock(mutex_);
-  if (stopped_) return;
-  round_timer_ = services_.scheduler->RunAfter(options_.period, [this] {
-    RunOnce();
-    ScheduleRound();
-  });
-}
-
-bool BatchlogManager::stopped() const {
-  std::lock_guard lock(mutex_);
-  return stopped_;
-}
+void BatchlogManager::Stop() { rounds_.Stop(); }
 
 size_t BatchlogManager::replays_in_flight() const {
   std::lock_guard lock(mutex_);

@@ -23,6 +23,7 @@
 
 #include "cluster/batchlog/batch_store.h"
 #include "cluster/cluster_services.h"
+#include "cluster/periodic_rounds.h"
 #include "cluster/write/write_coordinator.h"
 #include "common/clock.h"
 #include "messaging/messaging_service.h"
@@ -52,9 +53,8 @@ class BatchlogManager {
   size_t replays_in_flight() const;
 
  private:
-  void ScheduleRound();
   void Replay(const StoredBatch& batch);
-  bool stopped() const;
+  bool stopped() const { return rounds_.stopped(); }
 
   const ClusterServices services_;
   BatchStore& store_;
@@ -63,10 +63,8 @@ class BatchlogManager {
   const Options options_;
 
   mutable std::mutex mutex_;
-  bool started_ = false;                // GUARDED_BY(mutex_)
-  bool stopped_ = false;                // GUARDED_BY(mutex_)
-  messaging::TimerHandle round_timer_;  // GUARDED_BY(mutex_)
-  std::set<types::Uuid> in_flight_;     // GUARDED_BY(mutex_)
+  std::set<types::Uuid> in_flight_;  // GUARDED_BY(mutex_)
+  PeriodicRounds rounds_;            // last: its rounds use everything above
 };
 
 }  // namespace sibyl::cluster

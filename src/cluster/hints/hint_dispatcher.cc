@@ -18,42 +18,13 @@ struct HintDispatcher::Replay {
 };
 
 HintDispatcher::HintDispatcher(const ClusterServices& services, Options options)
-    : services_(services), options_(options) {}
+    : services_(services),
+      options_(options),
+      rounds_(*services.scheduler, options.period, [this] { RunOnce(); }) {}
 
-void HintDispatcher::Start() {
-  {
-    std::lock_guard lock(mutex_);
-    if (started_ || stopped_) return;
-    started_ = true;
-  }
-  ScheduleRound();
-}
+void HintDispatcher::Start() { rounds_.Start(); }
 
-void HintDispatcher::Stop() {
-  messaging::TimerHandle timer;
-  {
-    std::lock_guard lock(mutex_);
-    stopped_ = true;
-    timer = round_timer_;
-  }
-  if (timer.id != 0) services_.scheduler->Cancel(timer);
-}
-
-void HintDispatcher::ScheduleRound() {
-  std::lock_guard lock(mutex_);
-  if (stopped_) return;
-  // Scheduling under the lock keeps Stop from missing the new timer; the
-  // scheduler runs the task later, never inside RunAfter.
-  round_timer_ = services_.scheduler->RunAfter(options_.period, [this] {
-    RunOnce();
-    ScheduleRound();
-  });
-}
-
-bool HintDispatcher::stopped() const {
-  std::lock_guard lock(mutex_);
-  return stopped_;
-}
+void HintDispatcher::Stop() { rounds_.Stop(); }
 
 size_t HintDispatcher::replays_in_flight() const {
   std::lock_guard lock(mutex_);

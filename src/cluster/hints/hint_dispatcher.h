@@ -29,6 +29,7 @@
 #include <set>
 
 #include "cluster/cluster_services.h"
+#include "cluster/periodic_rounds.h"
 #include "messaging/scheduler.h"
 
 namespace sibyl::cluster {
@@ -57,22 +58,19 @@ class HintDispatcher {
  private:
   struct Replay;
 
-  void ScheduleRound();
   void StartReplay(const types::Uuid& target, const messaging::PeerAddress& address);
   // Sends the next hint of `replay`, or finishes it.
   void SendNext(std::shared_ptr<Replay> replay);
   void OnReply(std::shared_ptr<Replay> replay, bool ok, size_t bytes);
   void Finish(const Replay& replay);
-  bool stopped() const;
+  bool stopped() const { return rounds_.stopped(); }
 
   const ClusterServices services_;
   const Options options_;
 
   mutable std::mutex mutex_;
-  bool started_ = false;                // GUARDED_BY(mutex_)
-  bool stopped_ = false;                // GUARDED_BY(mutex_)
-  messaging::TimerHandle round_timer_;  // GUARDED_BY(mutex_)
-  std::set<types::Uuid> in_flight_;     // GUARDED_BY(mutex_)
+  std::set<types::Uuid> in_flight_;  // GUARDED_BY(mutex_)
+  PeriodicRounds rounds_;            // last: its rounds use everything above
 };
 
 }  // namespace sibyl::cluster
