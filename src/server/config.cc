@@ -80,6 +80,12 @@ void CheckAddress(const std::string& key, const std::string& value) {
 Setter Text(std::string Config::*field) {
   return [field](Config& c, const std::string&, const std::string& v) { c.*field = v; };
 }
+Setter Path(std::filesystem::path Config::*field) {
+  return [field](Config& c, const std::string& k, const std::string& v) {
+    if (v.empty()) Bad(k, v, "empty path");
+    c.*field = v;
+  };
+}
 Setter Address(std::string Config::*field) {
   return [field](Config& c, const std::string& k, const std::string& v) {
     CheckAddress(k, v);
@@ -195,10 +201,7 @@ const std::map<std::string, KeySpec>& Keys() {
         {"data_dir", {"DIR", "same as data_file_directories", nullptr}},
         {"commitlog_directory",
          {"DIR", "commit log directory (default: <data dir>/commitlog)",
-          [](Config& c, const std::string& k, const std::string& v) {
-            if (v.empty()) Bad(k, v, "empty path");
-            c.commitlog_directory = v;
-          }}},
+          Path(&Config::commitlog_directory)}},
         {"commitlog_sync",
          {"MODE", "periodic, batch or group (default: periodic)",
           [](Config& c, const std::string& k, const std::string& v) {
@@ -254,10 +257,7 @@ const std::map<std::string, KeySpec>& Keys() {
          {"FILE",
           "GossipingPropertyFileSnitch's file (default: cassandra-rackdc.properties beside "
           "--config)",
-          [](Config& c, const std::string& k, const std::string& v) {
-            if (v.empty()) Bad(k, v, "empty path");
-            c.rackdc_properties = v;
-          }}},
+          Path(&Config::rackdc_properties)}},
         {"seeds",
          {"HOSTS", "seed_provider's seeds, comma-separated host[:port] (default: 127.0.0.1:7000)",
           [](Config& c, const std::string& k, const std::string& v) {
@@ -304,10 +304,7 @@ const std::map<std::string, KeySpec>& Keys() {
           Int(&Config::max_hints_delivery_threads, 1, 64)}},
         {"hints_directory",
          {"DIR", "where hints are kept (default: <data dir>/hints)",
-          [](Config& c, const std::string& k, const std::string& v) {
-            if (v.empty()) Bad(k, v, "empty path");
-            c.hints_directory = v;
-          }}},
+          Path(&Config::hints_directory)}},
         {"native_transport_max_threads",
          {"N", "threads executing statements on a node of a cluster (default: 128)",
           Int(&Config::native_transport_max_threads, 1, 4096)}},
