@@ -54,7 +54,7 @@ struct Cell {
     kRegular,    // a value
     kExpiring,   // a value with a TTL: dead from local_deletion_time on
     kTombstone,  // a deleted value (DELETE of a column, an element, null written)
-    kCounter,    // a counter delta: value is an 8-byte big-endian signed amount
+    kCounter,    // a counter: an 8-byte delta or leaders' shards (counter_context.h)
   };
   Kind kind = Kind::kRegular;
   int64_t timestamp = kNoTimestamp;

@@ -77,8 +77,8 @@ class Engine {
   //    deletions and cells of EVERY regular column, requested or not, since
   //    a row lives while any of its cells does (CASSANDRA-10657);
   //  * cells as stored: the winning version with its timestamp, TTL and
-  //    local deletion time — live values, counters (the replica's total, as
-  //    one delta), tombstones, and expired cells. An expired cell comes as
+  //    local deletion time — live values, counters (as stored: the merged
+  //    delta or shards, counter_context.h), tombstones, and expired cells. An expired cell comes as
   //    it is stored: still an expiring cell (dead at now_seconds), or the
   //    tombstone (timestamp, expiry - ttl) compaction made of it. It is not
   //    converted on read as Cassandra's read path does: the conversion
@@ -106,9 +106,9 @@ class Engine {
   // The contract (read_repair_randomized_test.cc): when replicas together
   // received every write and nothing was purgeable, merging their answers
   // (mutation_merge.h) and applying the merge to an empty engine gives the
-  // same Read(command) as one engine that received every write. Not for
-  // counter tables: merging two replicas' totals adds them (Cassandra keeps
-  // per-replica counter shards for that).
+  // same Read(command) as one engine that received every write. For counter
+  // tables only when the counters are shards: merging two replicas' deltas
+  // adds them.
   // Throws std::runtime_error for an unknown table.
   virtual std::vector<Mutation> ReadUnfiltered(const ReadCommand& command) const = 0;
 

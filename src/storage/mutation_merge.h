@@ -4,7 +4,7 @@
 // reconciliation (reconcile.h), so applying the merged mutation leaves
 // exactly what applying each of them would, in any order: two writes of
 // one cell keep the one Cassandra's Cells.reconcile keeps (at equal
-// timestamps an expiring cell beats a plain one), counter deltas add up,
+// timestamps an expiring cell beats a plain one), counters merge,
 // row markers and deletions keep the stronger.
 
 #include <vector>

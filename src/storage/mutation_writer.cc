@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "storage/cell_codec.h"
+#include "storage/counter_context.h"
 #include "storage/key_codec.h"
 #include "storage/storage_error.h"
 
@@ -30,8 +31,8 @@ void CheckCellKind(const TableLayout& table, const ColumnLayout& column, const C
     if (cell.kind != Cell::Kind::kCounter && cell.kind != Cell::Kind::kTombstone) {
       Invalid(table, "a non-counter write to counter column " + column.name);
     }
-    if (cell.kind == Cell::Kind::kCounter && cell.value.size() != 8) {
-      Invalid(table, "a counter delta that is not 8 bytes");
+    if (cell.kind == Cell::Kind::kCounter && !IsValidCounterValue(cell.value)) {
+      Invalid(table, "a counter value that is neither an 8-byte delta nor shards");
     }
   } else if (cell.kind == Cell::Kind::kCounter) {
     Invalid(table, "a counter delta to non-counter column " + column.name);

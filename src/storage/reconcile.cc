@@ -1,14 +1,12 @@
 #include "storage/reconcile.h"
 
+#include "storage/counter_context.h"
+
 namespace sibyl::storage {
 namespace {
 
 bool IsExpiringOrTombstone(const StoredCell& cell) {
   return cell.kind == Cell::Kind::kExpiring || cell.kind == Cell::Kind::kTombstone;
-}
-
-int64_t CounterAmount(BytesView value) {
-  return value.size() == 8 ? static_cast<int64_t>(LoadBE64(value.data())) : 0;
 }
 
 }  // namespace
@@ -44,11 +42,14 @@ void ReconcileCells(const StoredCell& a, const StoredCell& b, Bytes& out) {
       // unqueried columns, which resolveCounter prefers as they are.
       if (a.value.empty() != b.value.empty()) return EncodeCell(a.value.empty() ? a : b, out);
       if (a.value.empty()) return EncodeCell(a.timestamp >= b.timestamp ? a : b, out);
-      Bytes total;
-      AppendBE64(total, static_cast<uint64_t>(CounterAmount(a.value)) +
-                            static_cast<uint64_t>(CounterAmount(b.value)));
+      // Apply validated both; a value corrupted on disk is left out rather
+      // than merged into nonsense.
+      if (!IsValidCounterValue(b.value)) return EncodeCell(a, out);
+      if (!IsValidCounterValue(a.value)) return EncodeCell(b, out);
+      Bytes merged;
+      MergeCounterValues(a.value, b.value, merged);
       StoredCell sum{Cell::Kind::kCounter, std::max(a.timestamp, b.timestamp), 0, kNoDeletionTime,
-                     total};
+                     merged};
       return EncodeCell(sum, out);
     }
     // A counter against a live non-counter cell cannot happen in a valid

@@ -12,8 +12,8 @@
 //   4. then (both expiring or both tombstones) the later local deletion time;
 //   5. then the greater value (unsigned bytes).
 // Counters (resolveCounter): a tombstone always wins over a counter,
-// whatever the timestamps; two counters add up (deltas) with the later
-// timestamp.
+// whatever the timestamps; two counters merge (counter_context.h: deltas
+// add up, shards keep the higher clock) with the later timestamp.
 // Row markers: higher timestamp; on a tie the expiring one, and between two
 // of the same kind the later expiration time.
 // Deletions: higher marked_for_delete_at, then later local deletion time.

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "storage/clustering_order.h"
+#include "storage/counter_context.h"
 #include "storage/unfiltered_purger.h"
 #include "types/value_codec.h"
 
@@ -124,13 +125,13 @@ Cell ResolveCounter(const Cell& left, const Cell& right) {
     if (left_empty != right_empty) return left_empty ? left : right;
     return left.timestamp > right.timestamp ? left : right;
   }
-  if (left.value.size() != 8 || right.value.size() != 8) {
-    throw std::runtime_error("a counter value is not 8 bytes");
+  if (!IsValidCounterValue(left.value) || !IsValidCounterValue(right.value)) {
+    throw std::runtime_error("a counter value is neither a delta nor shards");
   }
   Cell merged;
   merged.kind = Cell::Kind::kCounter;
   merged.timestamp = std::max(left.timestamp, right.timestamp);
-  AppendBE64(merged.value, LoadBE64(left.value.data()) + LoadBE64(right.value.data()));
+  MergeCounterValues(left.value, right.value, merged.value);
   return merged;
 }
 
@@ -215,7 +216,11 @@ struct RowReader {
         ReadCell out;
         out.column = name;
         if (multi_cell) out.path = path;
-        out.value = cell.value;
+        if (cell.kind == Cell::Kind::kCounter) {
+          AssignCounterReadValue(cell.value, out.value);
+        } else {
+          out.value = cell.value;
+        }
         out.timestamp = cell.timestamp;
         if (cell.kind == Cell::Kind::kExpiring) {
           out.ttl = cell.ttl;
@@ -449,8 +454,8 @@ void ReferenceEngine::Validate(const Table& table, const Mutation& mutation) con
         if (kind != Cell::Kind::kCounter && kind != Cell::Kind::kTombstone) {
           fail("a non-counter write to counter column " + cw.column);
         }
-        if (kind == Cell::Kind::kCounter && cw.cell.value.size() != 8) {
-          fail("a counter delta that is not 8 bytes");
+        if (kind == Cell::Kind::kCounter && !IsValidCounterValue(cw.cell.value)) {
+          fail("a counter value that is neither an 8-byte delta nor shards");
         }
       } else if (kind == Cell::Kind::kCounter) {
         fail("a counter delta to non-counter column " + cw.column);

@@ -22,14 +22,15 @@
 //  * Counters (resolveCounter): when either cell is a counter delta and the
 //    other a tombstone, the tombstone wins whatever the timestamps
 //    (CASSANDRA-7346: a deleted counter stays deleted until the tombstone is
-//    purged); two tombstones reconcile as regular cells; two deltas merge
-//    into one: values summed as 64-bit two's complement, the larger
-//    timestamp. (As in Cassandra an empty counter value, which Apply refuses
-//    anyway, wins over a non-empty one; two empty ones: the larger timestamp.) So a counter cell's
-//    state is the reconciliation of all its writes, and a deletion applies to that merged cell
-//    through its (largest) timestamp: increments written before a row deletion count again once a
-//    later increment outlives it. Cassandra documents counters reused after a deletion as
-//    unreliable; this is the order-independent reading of its merge.
+//    purged); two tombstones reconcile as regular cells; two counters merge
+//    into one (counter_context.h: deltas summed as 64-bit two's complement,
+//    shards keeping each leader's higher clock), the larger timestamp. (As in Cassandra an empty
+//    counter value, which Apply refuses anyway, wins over a non-empty one; two empty ones: the
+//    larger timestamp.) So a counter cell's state is the reconciliation of all its writes, and a
+//    deletion applies to that merged cell through its (largest) timestamp: increments written
+//    before a row deletion count again once a later increment outlives it. Cassandra documents
+//    counters reused after a deletion as unreliable; this is the order-independent reading of its
+//    merge.
 //  * Row markers (LivenessInfo.supersedes): higher timestamp; on a tie the
 //    expiring one beats the non-expiring one; two expiring ones: the later
 //    local_expiration_time (then the larger ttl).

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "storage/clustering_range.h"
+#include "storage/counter_context.h"
 #include "storage/key_codec.h"
 #include "storage/reconcile.h"
 
@@ -100,10 +101,12 @@ class Side {
   std::map<std::pair<bool, Bytes>, Row> rows_;
 };
 
-void RefuseCounter(const Cell* cell, const std::string& column) {
-  if (cell != nullptr && cell->kind == Cell::Kind::kCounter) {
+// Shards reconcile idempotently and can be copied; a delta would count
+// again on the replica that gets it.
+void RefuseCounterDelta(const Cell* cell, const std::string& column) {
+  if (cell != nullptr && cell->kind == Cell::Kind::kCounter && HoldsCounterDelta(cell->value)) {
     throw std::invalid_argument("read repair of counter column " + column +
-                                ": counters are not reconciled across replicas this way");
+                                ": a counter delta is not reconciled across replicas");
   }
 }
 
@@ -173,8 +176,8 @@ RowWrite DiffRow(const TableLayout& table, const Side& merged, const Side& repli
       auto it = theirs->cells.find(KeyOf(table, cw));
       if (it != theirs->cells.end()) their_cell = it->second;
     }
-    RefuseCounter(&cw.cell, cw.column);
-    RefuseCounter(their_cell, cw.column);
+    RefuseCounterDelta(&cw.cell, cw.column);
+    RefuseCounterDelta(their_cell, cw.column);
     if (!alive(cw.cell.timestamp, ours, theirs_deletion)) continue;
     if (their_cell == nullptr || Wins(cw.cell, *their_cell)) out.cells.push_back(cw);
   }

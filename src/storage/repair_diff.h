@@ -20,7 +20,8 @@
 // Rows and elements are matched by their encoded clusterings and paths
 // (key_codec.h): values that compare equal match whatever their bytes.
 //
-// Counter tables are not repaired this way (engine.h, ReadUnfiltered).
+// Counter shards are repaired like any cell (they reconcile idempotently,
+// counter_context.h); counter deltas are refused.
 
 #include "storage/mutation.h"
 #include "storage/table_layout.h"

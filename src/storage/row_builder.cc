@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "storage/cell_codec.h"
+#include "storage/counter_context.h"
 #include "storage/key_codec.h"
 #include "storage/reconcile.h"
 #include "storage/storage_error.h"
@@ -85,7 +86,11 @@ void RowBuilder::Add(BytesView row_part_key, BytesView value) {
     BytesView path_key = part->encoded_path;
     out.path = ReadCellPath(*column, path_key);
   }
-  out.value.assign(cell->value);
+  if (cell->kind == Cell::Kind::kCounter) {
+    AssignCounterReadValue(cell->value, out.value);
+  } else {
+    out.value.assign(cell->value);
+  }
   out.timestamp = cell->timestamp;
   if (cell->is_expiring()) {
     out.ttl = cell->ttl;

@@ -62,12 +62,6 @@ std::vector<ReadStep> RangeSteps(const ClusterView& view, const KeyspaceReplicat
   return steps;
 }
 
-bool IsCounterTable(const schema::TableMetadata& table) {
-  return std::any_of(table.columns.begin(), table.columns.end(), [](const auto& column) {
-    return column.type->kind() == types::Kind::kCounter;
-  });
-}
-
 bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::toupper(static_cast<unsigned char>(x)) ==
@@ -97,7 +91,6 @@ void ReadCoordinator::Read(storage::ReadCommand command, uint16_t consistency, C
   context->layout = schema::MakeTableLayout(*table);
   context->consistency = consistency;
   context->blocking_repair = !EqualsIgnoringCase(table->params.read_repair, "NONE");
-  context->counter_table = IsCounterTable(*table);
   context->speculative_retry =
       ParseSpeculativeRetry(table->params.speculative_retry, services_.timeouts.read);
   context->deadline =

@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "dht/token.h"
 #include "protocol/request.h"
+#include "storage/counter_context.h"
 #include "storage/read_digest.h"
 #include "types/value_codec.h"
 
@@ -442,10 +443,11 @@ TEST(ReadCoordinatorTest, SpeculativeRetryAsksAnotherReplica) {
   }
 }
 
-// Replicas' counter totals cannot be merged (adding them would count
-// increments twice): above ONE a counter is read from the closest replica,
-// and nothing is repaired.
-TEST(ReadCoordinatorTest, CountersAreReadFromOneReplica) {
+// Each replica holds a different leader's shard of one counter (as after
+// increments whose copies did not all arrive): a read above ONE merges the
+// shards, so it counts each leader's increments once, and repairs the
+// replicas that lacked some.
+TEST(ReadCoordinatorTest, CounterShardsOfReplicasMergeAndAreRepaired) {
   const uint64_t seed = 91;
   SCOPED_TRACE("seed " + std::to_string(seed));
   SimulatedCluster cluster({.nodes = 3, .seed = seed});
@@ -460,7 +462,8 @@ TEST(ReadCoordinatorTest, CountersAreReadFromOneReplica) {
     cell.column = "n";
     cell.cell.kind = storage::Cell::Kind::kCounter;
     cell.cell.timestamp = 5;
-    cell.cell.value = types::EncodeBigint(int64_t{1} << i);
+    cell.cell.value = storage::EncodeCounterShards(
+        {{cluster.node(replicas[i]).id, /*clock=*/3, /*value=*/int64_t{1} << i}});
     row.cells.push_back(std::move(cell));
     increment.rows.push_back(std::move(row));
     cluster.node(replicas[i]).engine.Apply(increment);
@@ -470,20 +473,23 @@ TEST(ReadCoordinatorTest, CountersAreReadFromOneReplica) {
   command.partitions = {Key(8)};
   command.now_seconds = kNow;
   auto total = [&](const storage::ReadResult& result) {
-    int64_t value = 0;
-    for (char byte : result.partitions.at(0).rows.at(0).cells.at(0).value) {
-      value = value << 8 | static_cast<uint8_t>(byte);
-    }
-    return value;
+    return types::DecodeBigint(result.partitions.at(0).rows.at(0).cells.at(0).value);
   };
-  for (uint16_t level : {kQuorum, kAll}) {
-    auto [result, error] = cluster.Read(replicas[1], command, level);
-    ASSERT_FALSE(error) << ErrorOf(error).what();
-    EXPECT_EQ(total(result), 2);  // the coordinator's own total, not a sum
+  auto [quorum, quorum_error] = cluster.Read(replicas[1], command, kQuorum);
+  ASSERT_FALSE(quorum_error) << ErrorOf(quorum_error).what();
+  // The coordinator's shard and one other replica's.
+  EXPECT_TRUE(total(quorum) == 2 + 1 || total(quorum) == 2 + 4) << total(quorum);
+  auto [all, all_error] = cluster.Read(replicas[1], command, kAll);
+  ASSERT_FALSE(all_error) << ErrorOf(all_error).what();
+  EXPECT_EQ(total(all), 1 + 2 + 4);
+  cluster.scheduler().RunUntilIdle();
+  for (int replica : replicas) {
+    EXPECT_EQ(total(cluster.node(replica).engine.Read(command)), 7) << "node " << replica;
   }
-  for (size_t i = 0; i < replicas.size(); ++i) {
-    EXPECT_EQ(total(cluster.node(replicas[i]).engine.Read(command)), int64_t{1} << i);
-  }
+  // Read again at ALL: the replicas agree now, and nothing counts twice.
+  auto [again, again_error] = cluster.Read(replicas[0], command, kAll);
+  ASSERT_FALSE(again_error);
+  EXPECT_EQ(total(again), 7);
 }
 
 // A replica that fails (here: it does not know the table) is a ReadFailure

@@ -71,10 +71,9 @@ class ReplicaRead : public std::enable_shared_from_this<ReplicaRead> {
         verb_(verb),
         command_(std::move(command)),
         plan_(std::move(plan)),
-        // Counters are read from one replica (replica_read.h); scans and
-        // counters do not speculate, as in Cassandra for scans.
-        block_for_(context_->counter_table ? 1 : plan_.block_for),
-        can_speculate_(verb_ == messaging::Verb::kRead && !context_->counter_table &&
+        // Scans do not speculate, as in Cassandra.
+        block_for_(plan_.block_for),
+        can_speculate_(verb_ == messaging::Verb::kRead &&
                        context_->speculative_retry.kind != SpeculativeRetry::Kind::kNever &&
                        plan_.contacts.size() > static_cast<size_t>(block_for_)),
         done_(std::move(done)) {}

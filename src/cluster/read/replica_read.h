@@ -4,9 +4,9 @@
 // DigestResolver, DataResolver and BlockingReadRepair for one command):
 //
 //   1. block_for == 1: a data request to the first contact; its answer is
-//      the step's. Counter tables too, whatever the level: merging replicas'
-//      counter totals would add them (storage's RepairDiff refuses counter
-//      deltas), so they are read from one replica and never repaired.
+//      the step's. Counter tables read like the others: their replicas
+//      hold the leaders' shards (storage/counter_context.h), which merge
+//      and repair without counting anything twice.
 //   2. above ONE: a data request to the first contact, digest requests to
 //      the next block_for - 1, all with the same (limited) command; every
 //      digest equal to the data's answers the data — for a scan's range
@@ -56,8 +56,7 @@ struct ReadContext {
   ClusterViewPtr view;
   storage::TableLayout layout;
   uint16_t consistency = 0;
-  bool blocking_repair = true;  // read_repair = 'BLOCKING'; false: 'NONE'
-  bool counter_table = false;
+  bool blocking_repair = true;         // read_repair = 'BLOCKING'; false: 'NONE'
   SpeculativeRetry speculative_retry;  // the table's option (partition reads only)
   messaging::TimePoint deadline;       // the read's timeout, from its start
 };

@@ -6,7 +6,8 @@
 // correct by storage's contract (read_repair_randomized_test.cc), and
 // simple — and, per replica, what it lacks of the merge (RepairDiff).
 //
-// Not for counter tables: merging replicas' totals adds them.
+// Counter tables too when their counters are shards (a cluster's are):
+// shards merge without counting twice.
 // Pure functions of their inputs: safe from any thread.
 
 #include <vector>

@@ -9,6 +9,7 @@
 
 #include "cluster/batchlog/batchlog_endpoints.h"
 #include "cluster/consistency_level.h"
+#include "cluster/write/counter_leader.h"
 #include "common/error.h"
 #include "dht/token.h"
 #include "protocol/request.h"
@@ -134,7 +135,13 @@ void ApplyAndReply(storage::Engine& engine, const messaging::Message& message,
 
 WriteCoordinator::WriteCoordinator(const ClusterServices& services, storage::Engine& engine,
                                    Clock& clock)
-    : services_(services), engine_(engine), clock_(clock) {}
+    : services_(services), engine_(engine), clock_(clock) {
+  services_.messaging->RegisterHandler(
+      Verb::kCounterMutation,
+      [this](const messaging::Message& message, messaging::Responder responder) {
+        OnCounterMutation(message, std::move(responder));
+      });
+}
 
 void WriteCoordinator::Mutate(std::vector<storage::Mutation> mutations, const WriteOptions& options,
                               Callback done) {
@@ -151,6 +158,10 @@ void WriteCoordinator::Mutate(std::vector<storage::Mutation> mutations, const Wr
   }
   if (mutations.empty()) {
     done(nullptr);
+    return;
+  }
+  if (options.type == WriteType::kCounter) {
+    MutateCounters(*view, plans, mutations, options, std::move(done));
     return;
   }
   if (options.type == WriteType::kBatch && mutations.size() > 1) {
@@ -328,14 +339,6 @@ WriteCoordinator::PartitionWrite WriteCoordinator::Plan(const ClusterView& view,
                    "The cluster's schema has no table with id " + mutation.table_id.ToString());
   }
   const auto replicas = replication->placement->ReplicasFor(dht::Token{mutation.partition.token});
-  if (options.type == WriteType::kCounter && replicas.size() > 1) {
-    // Applying a delta on every replica counts it again on each retry,
-    // duplicate or hint replay: Cassandra sends it to one leader replica
-    // that turns it into shard values, which Sibyl does not do yet.
-    throw CqlError(ErrorCode::kInvalid,
-                   "Counter writes on a keyspace replicated to more than one node need a counter "
-                   "leader, which Sibyl does not implement yet");
-  }
   const locator::ReplicationStrategy& strategy = replication->strategy();
   PartitionWrite plan;
   plan.counting.consistency = options.consistency;
@@ -370,9 +373,10 @@ void WriteCoordinator::Execute(const ClusterView& view, const PartitionWrite& pl
   auto handler = std::make_shared<WriteResponseHandler>(plan.counting, std::move(done));
   handler->ArmTimeout(*services_.scheduler, timeout);
 
-  // A counter delta replayed after its write did arrive but went
-  // unacknowledged would count twice: counter writes are never hinted.
-  const bool hintable = plan.counting.type != WriteType::kCounter;
+  // Counter writes reach replicas as the leader's shards
+  // (counter_leader.h), which count once however often they arrive: they
+  // are hinted like any write.
+  const bool hintable = true;
   bool hinted = false;
   for (const types::Uuid& replica : plan.dead) {
     if (hintable && services_.liveness->Downtime(replica) < services_.max_hint_window) {
@@ -421,6 +425,128 @@ void WriteCoordinator::Execute(const ClusterView& view, const PartitionWrite& pl
     handler->OnAck(plan.counting.local_dc);
     if (on_replica_ack) on_replica_ack();
   }
+}
+
+void WriteCoordinator::MutateCounters(const ClusterView& view,
+                                      const std::vector<PartitionWrite>& plans,
+                                      const std::vector<storage::Mutation>& mutations,
+                                      const WriteOptions& options, Callback done) {
+  auto request = std::make_shared<RequestCompletion>(mutations.size(), std::move(done));
+  for (size_t i = 0; i < mutations.size(); ++i) {
+    auto partition_done = [request](std::exception_ptr error) {
+      request->PartitionDone(std::move(error));
+    };
+    const types::Uuid leader = CounterLeader(view, plans[i]);
+    if (leader == view.local_id()) {
+      LeadCounterUpdate(mutations[i], options, std::move(partition_done));
+    } else {
+      ForwardCounterUpdate(view, leader, mutations[i], options, std::move(partition_done));
+    }
+  }
+}
+
+types::Uuid WriteCoordinator::CounterLeader(const ClusterView& view, const PartitionWrite& plan) {
+  // Cassandra's findSuitableReplica: this node when it is a replica, else
+  // a live replica of this datacenter, else any live one. Plan() made sure
+  // enough are alive for the level, and a level needs at least one.
+  const std::string_view local_dc = view.DatacenterOf(view.local_id());
+  const types::Uuid* other_dc = nullptr;
+  for (const types::Uuid& replica : plan.live) {
+    if (replica == view.local_id()) return replica;
+  }
+  for (const types::Uuid& replica : plan.live) {
+    if (view.DatacenterOf(replica) == local_dc) return replica;
+    if (other_dc == nullptr) other_dc = &replica;
+  }
+  if (other_dc != nullptr) return *other_dc;
+  // ANY with every replica down: Cassandra has no leader either.
+  throw CqlError(ErrorCode::kUnavailable, "Cannot achieve consistency level ANY");
+}
+
+void WriteCoordinator::LeadCounterUpdate(const storage::Mutation& deltas,
+                                         const WriteOptions& options,
+                                         WriteResponseHandler::Done done) {
+  const ClusterViewPtr view = services_.views->Get();
+  std::unique_lock<std::mutex> lock = counter_locks_.Lock(deltas.table_id, deltas.partition);
+  PartitionWrite plan;
+  storage::Mutation shards;
+  try {
+    shards = CounterShardsForUpdate(engine_, deltas, view->local_id(),
+                                    static_cast<int32_t>(clock_.NowMicros() / 1'000'000));
+    plan = Plan(*view, shards, options);
+  } catch (...) {
+    lock.unlock();
+    done(std::current_exception());
+    return;
+  }
+  // Applied here before the lock goes (Execute applies a local replica's
+  // write at once), so the next update of these counters reads this one.
+  Execute(*view, plan, shards, std::move(done));
+}
+
+void WriteCoordinator::ForwardCounterUpdate(const ClusterView& view, const types::Uuid& leader,
+                                            const storage::Mutation& deltas,
+                                            const WriteOptions& options,
+                                            WriteResponseHandler::Done done) {
+  // The leader answers once its own write met the level; here it counts as
+  // the one acknowledgement awaited (Cassandra's forwarding counter write).
+  WriteCounting counting;
+  counting.consistency = options.consistency;
+  counting.type = WriteType::kCounter;
+  counting.block_for = 1;
+  counting.local_dc = std::string(view.DatacenterOf(leader));
+  counting.candidates_per_dc[counting.local_dc] = 1;
+  auto handler = std::make_shared<WriteResponseHandler>(counting, std::move(done));
+  handler->ArmTimeout(*services_.scheduler, services_.timeouts.counter_write);
+  Bytes payload;
+  AppendBE16(payload, options.consistency);
+  deltas.SerializeTo(payload);
+  const messaging::PeerAddress address = view.AddressOf(leader);
+  services_.messaging->SendRequest(
+      address, Verb::kCounterMutation, payload, services_.timeouts.counter_write,
+      [handler, address, dc = counting.local_dc](Reply reply) {
+        if (reply.ok()) {
+          handler->OnAck(dc);
+        } else if (reply.reason == messaging::FailureReason::kTimeout) {
+          // The leader's replicas timed out: so does this write.
+          handler->OnTimeout();
+        } else if (reply.status == Reply::Status::kFailure) {
+          handler->OnFailure(dc, address, reply.reason);
+        }
+      });
+}
+
+void WriteCoordinator::OnCounterMutation(const messaging::Message& message,
+                                         messaging::Responder responder) {
+  auto shared_responder = std::make_shared<messaging::Responder>(std::move(responder));
+  WriteOptions options;
+  options.type = WriteType::kCounter;
+  storage::Mutation deltas;
+  try {
+    if (message.payload.size() < 2) throw std::runtime_error("a counter mutation without a level");
+    options.consistency = LoadBE16(message.payload.data());
+    deltas = storage::Mutation::Deserialize(message.payload.substr(2));
+  } catch (const std::exception&) {
+    if (shared_responder->expects_reply()) {
+      shared_responder->Fail(messaging::FailureReason::kUnknown);
+    }
+    return;
+  }
+  LeadCounterUpdate(deltas, options, [shared_responder](std::exception_ptr error) {
+    if (!shared_responder->expects_reply()) return;
+    if (error == nullptr) {
+      shared_responder->Reply({});
+      return;
+    }
+    messaging::FailureReason reason = messaging::FailureReason::kUnknown;
+    try {
+      std::rethrow_exception(error);
+    } catch (const CqlError& e) {
+      if (e.code() == ErrorCode::kWriteTimeout) reason = messaging::FailureReason::kTimeout;
+    } catch (...) {
+    }
+    shared_responder->Fail(reason);
+  });
 }
 
 bool WriteCoordinator::Hint(const types::Uuid& target, BytesView mutation) {

@@ -11,13 +11,16 @@
 // (BATCH_STORE, batchlog/), then written at the consistency level with
 // write type BATCH, then removed (BATCH_REMOVE) once every replica applied
 // it; if the coordinator dies in between, a batchlog node replays it.
-// Counter writes are refused on keyspaces replicated to several nodes
-// until a counter leader exists (a delta applied per replica would be
-// counted again by every retry, duplicate or hint).
+// A counter update goes to one leader replica per partition (this node
+// when it is one, else COUNTER_MUTATION to a live replica, preferably of
+// this datacenter), which turns its deltas into its own shards under a
+// per-partition lock (counter_leader.h) and writes those to every replica
+// at the level, as any write: a shard counts once however often it
+// arrives, so counter writes are hinted, retried and read-repaired.
 //
-// The replica side (MUTATION, HINT, BATCH_STORE, BATCH_REMOVE,
-// COUNTER_MUTATION, TRUNCATE handlers) is registered by
-// RegisterReplicaHandlers.
+// The replica side (MUTATION, HINT, BATCH_STORE, BATCH_REMOVE, TRUNCATE
+// handlers) is registered by RegisterReplicaHandlers; the constructor
+// registers this coordinator's COUNTER_MUTATION handler.
 //
 // Thread-safety: Mutate may be called from any thread; callbacks run on
 // messaging or scheduler threads, or on the caller's before Mutate returns
@@ -32,6 +35,7 @@
 
 #include "cluster/cluster_services.h"
 #include "cluster/coordinator_types.h"
+#include "cluster/partition_locks.h"
 #include "cluster/write/write_response_handler.h"
 #include "common/clock.h"
 #include "storage/engine.h"
@@ -48,6 +52,7 @@ class WriteCoordinator {
   // All must outlive the coordinator. Replies and timers of its requests
   // point at it: destroy it only once messaging was stopped and the
   // scheduler runs no more of its tasks.
+  // REQUIRES: before services.messaging->Start() (it registers a handler).
   WriteCoordinator(const ClusterServices& services, storage::Engine& engine, Clock& clock);
 
   void Mutate(std::vector<storage::Mutation> mutations, const WriteOptions& options, Callback done);
@@ -99,6 +104,18 @@ class WriteCoordinator {
                   const StoredBatch& batch, WriteResponseHandler::Done done);
   void RemoveBatch(const ClusterView& view, const std::vector<types::Uuid>& endpoints,
                    const types::Uuid& id);
+  // Counter updates: each partition's deltas to its leader.
+  void MutateCounters(const ClusterView& view, const std::vector<PartitionWrite>& plans,
+                      const std::vector<storage::Mutation>& mutations, const WriteOptions& options,
+                      Callback done);
+  static types::Uuid CounterLeader(const ClusterView& view, const PartitionWrite& plan);
+  // This node as the leader: deltas to shards, written at the level.
+  void LeadCounterUpdate(const storage::Mutation& deltas, const WriteOptions& options,
+                         WriteResponseHandler::Done done);
+  void ForwardCounterUpdate(const ClusterView& view, const types::Uuid& leader,
+                            const storage::Mutation& deltas, const WriteOptions& options,
+                            WriteResponseHandler::Done done);
+  void OnCounterMutation(const messaging::Message& message, messaging::Responder responder);
   // Appends a hint for `target` if hinted handoff is on; true if it did.
   bool Hint(const types::Uuid& target, BytesView mutation);
   messaging::Duration TimeoutOf(WriteType type) const;
@@ -106,6 +123,8 @@ class WriteCoordinator {
   ClusterServices services_;
   storage::Engine& engine_;
   Clock& clock_;
+  // Serializes the read-and-write of counter shards per partition.
+  PartitionLocks counter_locks_;
 };
 
 }  // namespace sibyl::cluster

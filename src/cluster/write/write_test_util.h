@@ -1,7 +1,8 @@
 #pragma once
-// Writes and reads of ks.t (k int, c int, v int, PRIMARY KEY (k, c)) for the
-// write path's tests on a SimulatedCluster: a mutation of one row, whether
-// a node's engine holds it, and which nodes replicate a partition.
+// Writes and reads of ks.t (k int, c int, v int, PRIMARY KEY (k, c)) and of
+// the counter table ks.counts (k int PRIMARY KEY, n counter) for the write
+// path's tests on a SimulatedCluster: a mutation of one row, whether a
+// node's engine holds it, and which nodes replicate a partition.
 //
 // Test helper: header-only.
 
@@ -37,6 +38,38 @@ inline storage::Mutation RowMutation(const SimulatedCluster& cluster, int32_t k,
   row.cells.push_back(storage::CellWrite{"v", std::nullopt, cell});
   mutation.rows.push_back(std::move(row));
   return mutation;
+}
+
+// UPDATE ks.counts SET n = n + amount WHERE k = k (at `timestamp`).
+inline storage::Mutation CounterIncrement(const SimulatedCluster& cluster, int32_t k,
+                                          int64_t amount, int64_t timestamp) {
+  storage::Mutation mutation;
+  mutation.table_id = cluster.counter_table().id;
+  mutation.partition = KeyOf(k);
+  storage::RowWrite row;
+  storage::Cell cell;
+  cell.kind = storage::Cell::Kind::kCounter;
+  cell.timestamp = timestamp;
+  cell.value = types::EncodeBigint(amount);
+  row.cells.push_back(storage::CellWrite{"n", std::nullopt, cell});
+  mutation.rows.push_back(std::move(row));
+  return mutation;
+}
+
+// ks.counts' n for partition k in node `i`'s engine alone, if it has it.
+inline std::optional<int64_t> StoredCounter(SimulatedCluster& cluster, int i, int32_t k) {
+  storage::ReadCommand command;
+  command.table_id = cluster.counter_table().id;
+  command.partitions = {KeyOf(k)};
+  const storage::ReadResult result = cluster.node(i).engine.Read(command);
+  for (const auto& partition : result.partitions) {
+    for (const auto& row : partition.rows) {
+      for (const auto& cell : row.cells) {
+        if (cell.column == "n") return types::DecodeBigint(cell.value);
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 // The value and write time of row (k, c) in node `i`'s engine, if it has it.
