@@ -129,8 +129,14 @@ void ClusterNode::OnDirectoryChange(const metadata::Directory& before,
   for (const auto& [id, record] : after.nodes()) {
     if (id == host_id_ || before.Find(id) != nullptr) continue;
     spdlog::info("Node {} ({}) joined the cluster", id.ToString(), record.broadcast_address);
-    events_->Publish(
-        EventBus::TopologyChangeEvent("NEW_NODE", record.native_address, record.native_port));
+    // Drivers connect to a new node at once: tell them when it serves CQL.
+    if (detector_ && detector_->IsNativeTransportReady(id)) {
+      events_->Publish(
+          EventBus::TopologyChangeEvent("NEW_NODE", record.native_address, record.native_port));
+    } else {
+      std::lock_guard lock(pending_mutex_);
+      pending_events_[id].new_node = true;
+    }
   }
   for (const auto& [id, record] : before.nodes()) {
     if (id == host_id_ || after.Find(id) != nullptr) continue;
@@ -143,8 +149,44 @@ void ClusterNode::OnLivenessChange(const types::Uuid& node, bool alive) {
   const metadata::DirectoryPtr directory = store_->directory();
   const metadata::NodeRecord* record = directory->Find(node);
   if (record == nullptr || events_ == nullptr) return;
+  if (alive && !detector_->IsNativeTransportReady(node)) {
+    // Back, but not serving CQL yet (it restarted): UP once it does.
+    std::lock_guard lock(pending_mutex_);
+    pending_events_[node].up = true;
+    return;
+  }
+  if (!alive) {
+    std::lock_guard lock(pending_mutex_);
+    if (auto it = pending_events_.find(node); it != pending_events_.end()) it->second.up = false;
+  }
   events_->Publish(EventBus::StatusChangeEvent(alive ? "UP" : "DOWN", record->native_address,
                                                record->native_port));
+}
+
+void ClusterNode::OnNativeTransportReady(const types::Uuid& node) {
+  PendingEvents pending;
+  {
+    std::lock_guard lock(pending_mutex_);
+    auto it = pending_events_.find(node);
+    if (it == pending_events_.end()) return;
+    pending = it->second;
+    pending_events_.erase(it);
+  }
+  const metadata::DirectoryPtr directory = store_->directory();
+  const metadata::NodeRecord* record = directory->Find(node);
+  if (record == nullptr || events_ == nullptr) return;
+  if (pending.new_node) {
+    events_->Publish(
+        EventBus::TopologyChangeEvent("NEW_NODE", record->native_address, record->native_port));
+  }
+  if (pending.up && detector_->IsAlive(node)) {
+    events_->Publish(
+        EventBus::StatusChangeEvent("UP", record->native_address, record->native_port));
+  }
+}
+
+void ClusterNode::NativeTransportReady() {
+  if (detector_) detector_->SetNativeTransportReady(true);
 }
 
 std::vector<schema::PeerInfo> ClusterNode::Peers() const {
@@ -181,6 +223,7 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, storage::Engine& engin
       cluster::FailureDetectorOptions{.generation = node_info_.gossip_generation});
   detector_->AddListener(
       [this](const types::Uuid& node, bool alive) { OnLivenessChange(node, alive); });
+  detector_->AddReadyListener([this](const types::Uuid& node) { OnNativeTransportReady(node); });
   notifier_ = std::make_unique<cluster::EpochNotifier>(
       *messaging_, *gate_, views_, *detector_,
       [this] { return store_->schemas().snapshot()->version(); },

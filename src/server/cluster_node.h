@@ -16,6 +16,7 @@
 // The rest (listeners, peers, AwaitSchemaAgreement) from any thread.
 #include <boost/asio/thread_pool.hpp>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -74,6 +75,9 @@ class ClusterNode {
   // Waits (at most request_timeout) until every live member has applied
   // `epoch`; logs a warning naming those that did not answer.
   void AwaitSchemaAgreement(uint64_t epoch);
+  // This node serves CQL now: its heartbeats say so, and the other nodes
+  // send their clients NEW_NODE / UP for it (Cassandra's RPC_READY).
+  void NativeTransportReady();
 
   // Stops heartbeats, messaging, the workers and the metadata watch: no
   // listener runs after it. Idempotent.
@@ -87,6 +91,7 @@ class ClusterNode {
   void RebuildView(metadata::DirectoryPtr directory, schema::SchemaPtr schema);
   void OnDirectoryChange(const metadata::Directory& before, const metadata::Directory& after);
   void OnLivenessChange(const types::Uuid& node, bool alive);
+  void OnNativeTransportReady(const types::Uuid& node);
   std::vector<schema::PeerInfo> Peers() const;
 
   const Config& config_;
@@ -95,9 +100,16 @@ class ClusterNode {
   std::unique_ptr<metadata::EtcdMetadataStore> store_;
   std::unique_ptr<boost::asio::thread_pool> workers_;
   cluster::ClusterViewHolder views_;
-  std::mutex view_mutex_;                  // serializes rebuilds
-  metadata::DirectoryPtr view_directory_;  // GUARDED_BY(view_mutex_)
-  schema::SchemaPtr view_schema_;          // GUARDED_BY(view_mutex_)
+  std::mutex view_mutex_;  // serializes rebuilds
+  // Events about a node held until it serves CQL.
+  struct PendingEvents {
+    bool new_node = false;
+    bool up = false;
+  };
+  std::mutex pending_mutex_;
+  std::map<types::Uuid, PendingEvents> pending_events_;  // GUARDED_BY(pending_mutex_)
+  metadata::DirectoryPtr view_directory_;                // GUARDED_BY(view_mutex_)
+  schema::SchemaPtr view_schema_;                        // GUARDED_BY(view_mutex_)
 
   // Set by Join, before serving; then read-only.
   EventBus* events_ = nullptr;

@@ -278,6 +278,7 @@ int RunNode(const StartOptions& options) {
     CqlServer server(config, context);
     server.Listen();
     server.Start();
+    if (cluster_node) cluster_node->NativeTransportReady();
     spdlog::info("Node {} owns {} tokens; schema version {} (epoch {})",
                  node_info.host_id.ToString(), node_info.tokens.size(),
                  schema_store.snapshot()->version().ToString(), metadata.epoch());

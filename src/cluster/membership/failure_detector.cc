@@ -7,7 +7,9 @@
 namespace sibyl::cluster {
 namespace {
 
-constexpr size_t kHeartbeatSize = 8 + 8 + 8 + 16;
+constexpr size_t kHeartbeatSizeWithoutFlags = 8 + 8 + 8 + 16;
+constexpr size_t kHeartbeatSize = kHeartbeatSizeWithoutFlags + 1;
+constexpr uint8_t kNativeTransportReadyFlag = 1;
 
 void PutU64(Bytes& out, uint64_t value) {
   for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>(value >> shift));
@@ -28,16 +30,24 @@ Bytes EncodeHeartbeat(const Heartbeat& heartbeat) {
   PutU64(out, heartbeat.counter);
   PutU64(out, heartbeat.epoch);
   out.append(reinterpret_cast<const char*>(heartbeat.schema_version.bytes.data()), 16);
+  out.push_back(
+      static_cast<char>(heartbeat.native_transport_ready ? kNativeTransportReadyFlag : 0));
   return out;
 }
 
 std::optional<Heartbeat> DecodeHeartbeat(BytesView data) {
-  if (data.size() != kHeartbeatSize) return std::nullopt;
+  if (data.size() != kHeartbeatSize && data.size() != kHeartbeatSizeWithoutFlags) {
+    return std::nullopt;
+  }
   Heartbeat heartbeat;
   heartbeat.generation = static_cast<int64_t>(GetU64(data, 0));
   heartbeat.counter = GetU64(data, 8);
   heartbeat.epoch = GetU64(data, 16);
   heartbeat.schema_version = types::Uuid::FromBytes(data.substr(24, 16));
+  if (data.size() == kHeartbeatSize) {
+    heartbeat.native_transport_ready =
+        (static_cast<uint8_t>(data[40]) & kNativeTransportReadyFlag) != 0;
+  }
   return heartbeat;
 }
 
@@ -60,6 +70,10 @@ void FailureDetector::RegisterHandler() {
 
 void FailureDetector::AddListener(Listener listener) { listeners_.push_back(std::move(listener)); }
 
+void FailureDetector::AddReadyListener(ReadyListener listener) {
+  ready_listeners_.push_back(std::move(listener));
+}
+
 void FailureDetector::Start() { Tick(); }
 
 void FailureDetector::Stop() {
@@ -73,7 +87,8 @@ void FailureDetector::Tick() {
   const ClusterViewPtr view = views_.Get();
   const auto [epoch, schema_version] = local_state_();
   std::vector<Transition> transitions;
-  Heartbeat heartbeat{options_.generation, 0, epoch, schema_version};
+  Heartbeat heartbeat{options_.generation, 0, epoch, schema_version,
+                      native_transport_ready_.load()};
   {
     std::lock_guard lock(mutex_);
     if (stopped_) return;
@@ -118,6 +133,7 @@ void FailureDetector::OnHeartbeat(const messaging::Message& message) {
     return;
   }
   std::vector<Transition> transitions;
+  bool became_ready = false;
   {
     std::lock_guard lock(mutex_);
     if (stopped_) return;
@@ -140,6 +156,9 @@ void FailureDetector::OnHeartbeat(const messaging::Message& message) {
       latest.epoch = member.heartbeat->epoch;
       latest.schema_version = member.heartbeat->schema_version;
     }
+    became_ready = latest.native_transport_ready &&
+                   !(member.heartbeat && member.heartbeat->generation == latest.generation &&
+                     member.heartbeat->native_transport_ready);
     member.heartbeat = latest;
     member.last_heard = scheduler_.Now();
     if (!member.alive) {
@@ -148,6 +167,16 @@ void FailureDetector::OnHeartbeat(const messaging::Message& message) {
     }
   }
   Notify(transitions);
+  if (became_ready) {
+    for (const ReadyListener& listener : ready_listeners_) listener(message.sender);
+  }
+}
+
+bool FailureDetector::IsNativeTransportReady(const types::Uuid& node) const {
+  std::lock_guard lock(mutex_);
+  const auto it = members_.find(node);
+  return it != members_.end() && it->second.heartbeat &&
+         it->second.heartbeat->native_transport_ready;
 }
 
 void FailureDetector::Notify(const std::vector<Transition>& transitions) const {

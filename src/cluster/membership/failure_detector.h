@@ -13,14 +13,21 @@
 // timeout of silence from then on.
 //
 // Heartbeat payload (big-endian): i64 generation | u64 counter
-//                                 | u64 epoch | 16 bytes schema version.
+//                                 | u64 epoch | 16 bytes schema version
+//                                 | u8 flags (bit 0: serving CQL).
 // `generation` is the sender's start time in seconds (Cassandra's gossip
-// generation): a new value means the member restarted.
+// generation): a new value means the member restarted. The flags byte may
+// be missing (a heartbeat of 40 bytes): the sender serves CQL.
+//
+// "Serving CQL" is Cassandra's RPC_READY: drivers told about a node (UP,
+// NEW_NODE) connect to it at once, so those events wait for it
+// (ReadyListener).
 //
 // Thread-safety: RegisterHandler and AddListener before Start, on one
 // thread; everything else from any thread. Listeners run on the scheduler's
 // or the transport's thread, without the detector's lock held; they must
 // not block.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -52,6 +59,7 @@ struct Heartbeat {
   uint64_t counter = 0;
   uint64_t epoch = 0;
   types::Uuid schema_version;
+  bool native_transport_ready = true;
   bool operator==(const Heartbeat&) const = default;
 };
 
@@ -65,6 +73,9 @@ class FailureDetector final : public Liveness {
   using LocalState = std::function<std::pair<uint64_t, types::Uuid>()>;
   // Called when a member goes DOWN (alive false) or comes back UP.
   using Listener = std::function<void(const types::Uuid& node, bool alive)>;
+  // Called when a member's heartbeats start saying it serves CQL (after
+  // each start of the member).
+  using ReadyListener = std::function<void(const types::Uuid& node)>;
 
   // REQUIRES: everything outlives the detector; Stop() before the
   // scheduler and messaging go.
@@ -76,6 +87,11 @@ class FailureDetector final : public Liveness {
   // Handles HEARTBEAT. REQUIRES: before messaging.Start().
   void RegisterHandler();
   void AddListener(Listener listener);
+  void AddReadyListener(ReadyListener listener);
+  // Whether this node's heartbeats say it serves CQL (false until set).
+  void SetNativeTransportReady(bool ready) { native_transport_ready_ = ready; }
+  // Whether `node`'s last heartbeat said it serves CQL.
+  bool IsNativeTransportReady(const types::Uuid& node) const;
   // Sends the first heartbeats now and then every interval.
   void Start();
   // No more heartbeats or verdicts. Idempotent.
@@ -110,7 +126,9 @@ class FailureDetector final : public Liveness {
   const ClusterViewHolder& views_;
   const LocalState local_state_;
   const FailureDetectorOptions options_;
-  std::vector<Listener> listeners_;  // written before Start only
+  std::vector<Listener> listeners_;             // written before Start only
+  std::vector<ReadyListener> ready_listeners_;  // written before Start only
+  std::atomic<bool> native_transport_ready_{false};
 
   mutable std::mutex mutex_;
   std::map<types::Uuid, Member> members_;  // GUARDED_BY(mutex_); never the local node

@@ -140,11 +140,35 @@ TEST_F(FailureDetectorTest, ConfirmedEpochUpdatesTheReportedSchemaVersion) {
 }
 
 TEST(HeartbeatCodecTest, RoundTripsAndRejectsBadSizes) {
-  const Heartbeat heartbeat{1764000000, 42, 7, types::Uuid::NameBased("schema")};
-  const Bytes encoded = EncodeHeartbeat(heartbeat);
-  EXPECT_EQ(DecodeHeartbeat(encoded), heartbeat);
-  EXPECT_FALSE(DecodeHeartbeat(encoded.substr(1)).has_value());
-  EXPECT_FALSE(DecodeHeartbeat(encoded + "x").has_value());
+  for (bool ready : {false, true}) {
+    const Heartbeat heartbeat{1764000000, 42, 7, types::Uuid::NameBased("schema"), ready};
+    const Bytes encoded = EncodeHeartbeat(heartbeat);
+    EXPECT_EQ(DecodeHeartbeat(encoded), heartbeat);
+    EXPECT_FALSE(DecodeHeartbeat(encoded.substr(2)).has_value());
+    EXPECT_FALSE(DecodeHeartbeat(encoded + "x").has_value());
+    // Without the flags byte (an older sender): it serves CQL.
+    const auto without_flags = DecodeHeartbeat(encoded.substr(0, encoded.size() - 1));
+    ASSERT_TRUE(without_flags.has_value());
+    EXPECT_TRUE(without_flags->native_transport_ready);
+  }
+}
+
+// UP and NEW_NODE wait for a node to serve CQL: the others learn it from
+// its heartbeats, once per start.
+TEST_F(FailureDetectorTest, ReadyListenersHearOnceAMemberServesCql) {
+  std::vector<types::Uuid> ready;
+  FailureDetector& observer = *nodes_[0]->detector;
+  // Listeners are added before Start in production; the simulated
+  // scheduler has run nothing yet here.
+  observer.AddReadyListener([&](const types::Uuid& node) { ready.push_back(node); });
+  scheduler_.RunFor(seconds(3));
+  EXPECT_TRUE(ready.empty());
+  EXPECT_FALSE(observer.IsNativeTransportReady(nodes_[1]->id));
+  nodes_[1]->detector->SetNativeTransportReady(true);
+  scheduler_.RunFor(seconds(3));
+  EXPECT_EQ(ready, std::vector<types::Uuid>{nodes_[1]->id});
+  EXPECT_TRUE(observer.IsNativeTransportReady(nodes_[1]->id));
+  EXPECT_FALSE(observer.IsNativeTransportReady(nodes_[2]->id));
 }
 
 }  // namespace

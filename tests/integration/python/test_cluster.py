@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import uuid
 from typing import Iterator
 
@@ -140,6 +141,9 @@ def test_a_node_joining_later_is_announced_and_listed(cluster: RunningCluster) -
         assert len(watcher.metadata.all_hosts()) == NODES
         cluster.start_node(NODES + 1)
         wait_for(lambda: len(watcher.metadata.all_hosts()) == NODES + 1, 30, "the new host")
+        # NEW_NODE waits until the newcomer serves CQL (Cassandra's
+        # RPC_READY): a driver told about it can connect at once.
+        socket.create_connection((f"127.0.0.{NODES + 1}", cluster.native_port), timeout=2).close()
         newcomer = watcher.metadata.get_host(f"127.0.0.{NODES + 1}")
         assert newcomer is not None and newcomer.datacenter == "datacenter1"
     with cluster.connect("127.0.0.1", only=True) as c:
