@@ -63,7 +63,6 @@ async function waitFor(condition, timeoutMs, what) {
 class LocalCluster {
   constructor() {
     this.workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'sibyl-node-cluster-'));
-    this.dir = path.join(this.workdir, 'cluster');
     this.restarted = [];
   }
 
@@ -79,11 +78,24 @@ class LocalCluster {
     if (!fs.existsSync(SIBYL_BIN)) {
       throw new Error(`no sibyl binary at ${SIBYL_BIN}: build it (scripts/build.sh) or set SIBYL_BIN`);
     }
-    this.nativePort = await freePort();
-    this.storagePort = await freePort();
-    this.etcdPort = await freePort();
-    await this.command('start', '--nodes', String(NODES), '--native-port', String(this.nativePort),
-      '--storage-port', String(this.storagePort), '--etcd-port', String(this.etcdPort));
+    // A port can be taken between the probe and the bind (etcd also binds
+    // the etcd port + 1): a start that fails with "in use" is retried on new
+    // ports, in a new directory.
+    for (let attempt = 1; ; attempt++) {
+      this.dir = path.join(this.workdir, `cluster${attempt}`);
+      // Drawn until distinct: a port is free again once its probe closes.
+      const ports = new Set();
+      while (ports.size < 3) ports.add(await freePort());
+      [this.nativePort, this.storagePort, this.etcdPort] = [...ports];
+      try {
+        await this.command('start', '--nodes', String(NODES), '--native-port', String(this.nativePort),
+          '--storage-port', String(this.storagePort), '--etcd-port', String(this.etcdPort));
+        return;
+      } catch (err) {
+        await this.command('stop').catch(() => {});
+        if (attempt === 3 || !/in use/.test(err.message)) throw err;
+      }
+    }
   }
 
   nodeDir(i) {
