@@ -176,7 +176,7 @@ func waitUntil(t *testing.T, timeout time.Duration, what string, condition func(
 	t.Fatalf("timed out waiting for %s", what)
 }
 
-// coordinators records which node ran each query.
+// coordinators records which node ran the latest query.
 type coordinators struct {
 	mu   sync.Mutex
 	last string
@@ -268,6 +268,7 @@ func clusterSession(t *testing.T, c *localCluster, keyspace string, consistency 
 	config.ConnectTimeout = 10 * time.Second
 	config.Keyspace = keyspace
 	config.Consistency = consistency
+	// Kept, not printed: gocql logs the failed dials to a killed node.
 	config.Logger = &driverLog{}
 	// The fallback is a plain round robin: a request that is not routed by
 	// token would land on any node.

@@ -177,8 +177,6 @@ function routingKey(k) {
   return buffer;
 }
 
-const hostAddress = (address) => address.split(':')[0];
-
 describe('a three-node cluster through the Node.js driver', () => {
   const cluster = new LocalCluster();
   process.on('exit', () => {
