@@ -83,11 +83,18 @@ class RunningCluster:
 @contextlib.contextmanager
 def running_cluster() -> Iterator[RunningCluster]:
     with tempfile.TemporaryDirectory(prefix="sibyl-cluster-test-") as tmp:
-        running = RunningCluster(Path(tmp) / "cluster", free_port(), free_port(), free_port())
-        started = running.command("start", "--nodes", str(NODES),
-                                  "--native-port", str(running.native_port),
-                                  "--storage-port", str(running.storage_port),
-                                  "--etcd-port", str(running.etcd_port))
+        # A port can be taken between the probe and the bind (etcd also binds
+        # the etcd port + 1): a start that fails with "in use" is retried on
+        # new ports, in a new directory.
+        for attempt in range(1, 4):
+            running = RunningCluster(Path(tmp) / f"cluster{attempt}", *distinct_free_ports(3))
+            started = running.command("start", "--nodes", str(NODES),
+                                      "--native-port", str(running.native_port),
+                                      "--storage-port", str(running.storage_port),
+                                      "--etcd-port", str(running.etcd_port))
+            if started.returncode == 0 or "in use" not in started.stdout + started.stderr:
+                break
+            running.command("stop")
         try:
             assert started.returncode == 0, started.stdout + started.stderr
             yield running
@@ -97,6 +104,17 @@ def running_cluster() -> Iterator[RunningCluster]:
                 if extra.poll() is None:
                     extra.terminate()
                     extra.wait(10)
+
+
+def distinct_free_ports(n: int) -> list[int]:
+    """n free loopback ports, all different (a probed port is free again, and
+    can be drawn again, once its probe is closed)."""
+    ports: list[int] = []
+    while len(ports) < n:
+        port = free_port()
+        if port not in ports:
+            ports.append(port)
+    return ports
 
 
 def wait_for(condition, timeout_s: float = 30.0, what: str = "condition"):
