@@ -82,6 +82,14 @@ void AppendTable(Bytes& out, const TableMetadata& table) {
   }
 }
 
+void AppendUserType(Bytes& out, const types::CqlType& type) {
+  AppendField(out, type.ToCql());
+  for (size_t i = 0; i < type.field_names().size(); ++i) {
+    AppendField(out, type.field_names()[i]);
+    AppendField(out, type.params()[i]->ToCql());
+  }
+}
+
 types::Uuid ComputeVersion(const Schema::KeyspaceMap& keyspaces) {
   Bytes digest_input;
   for (const auto& [name, keyspace] : keyspaces) {
@@ -93,17 +101,29 @@ types::Uuid ComputeVersion(const Schema::KeyspaceMap& keyspaces) {
     AppendBE32(digest_input, static_cast<uint32_t>(keyspace->user_types.size()));
     for (const auto& [type_name, type] : keyspace->user_types) {
       AppendField(digest_input, type_name);
-      AppendField(digest_input, type->ToCql());
-      for (size_t i = 0; i < type->field_names().size(); ++i) {
-        AppendField(digest_input, type->field_names()[i]);
-        AppendField(digest_input, type->params()[i]->ToCql());
-      }
+      AppendUserType(digest_input, *type);
     }
   }
   return types::Uuid::NameBased(digest_input);
 }
 
 }  // namespace
+
+bool SameTableDefinition(const TableMetadata& a, const TableMetadata& b) {
+  Bytes left;
+  Bytes right;
+  AppendTable(left, a);
+  AppendTable(right, b);
+  return left == right;
+}
+
+bool SameUserType(const types::CqlType& a, const types::CqlType& b) {
+  Bytes left;
+  Bytes right;
+  AppendUserType(left, a);
+  AppendUserType(right, b);
+  return left == right;
+}
 
 Schema::Schema(KeyspaceMap keyspaces)
     : keyspaces_(std::move(keyspaces)), version_(ComputeVersion(keyspaces_)) {}

@@ -40,6 +40,12 @@ class Schema {
 };
 using SchemaPtr = std::shared_ptr<const Schema>;
 
+// Whether two tables' definitions are equal in everything the schema
+// version covers (columns, parameters, indexes, dropped columns).
+[[nodiscard]] bool SameTableDefinition(const TableMetadata& a, const TableMetadata& b);
+// Whether two user types have the same fields, in order, of the same types.
+[[nodiscard]] bool SameUserType(const types::CqlType& a, const types::CqlType& b);
+
 // Thread-safe: snapshot() and Publish() may be called from any thread.
 class SchemaStore {
  public:

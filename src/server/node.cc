@@ -273,6 +273,7 @@ int RunNode(const StartOptions& options) {
     if (in_cluster) {
       cluster_node->Join(coordinator, *engine, clock, events);
       context.statement_workers = &cluster_node->statement_workers();
+      context.schema_events_from_cluster = true;
     }
 
     CqlServer server(config, context);

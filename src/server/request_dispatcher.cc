@@ -427,7 +427,8 @@ void RequestDispatcher::WriteResult(const query::Result& result, query::ClientSt
       },
       result);
   out.End();
-  if (const auto* change = std::get_if<query::SchemaChangeResult>(&result)) {
+  if (const auto* change = std::get_if<query::SchemaChangeResult>(&result);
+      change != nullptr && !context_.schema_events_from_cluster) {
     context_.events.Publish(EventBus::SchemaChangeEvent(change->change));
   }
 }

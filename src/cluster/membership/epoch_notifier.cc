@@ -1,5 +1,7 @@
 #include "cluster/membership/epoch_notifier.h"
 
+#include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -20,6 +22,9 @@ std::optional<uint64_t> DecodeEpoch(BytesView data) {
   for (char c : data.substr(0, 8)) epoch = (epoch << 8) | static_cast<uint8_t>(c);
   return epoch;
 }
+
+// How often a wait looks again for members that died while it waited.
+constexpr std::chrono::milliseconds kLivenessRecheck{100};
 
 // The answers of one NotifyAndWait, shared with the reply callbacks, which
 // may run after it returned.
@@ -75,8 +80,18 @@ std::vector<types::Uuid> EpochNotifier::NotifyAndWait(uint64_t epoch,
                              answers->changed.notify_all();
                            });
   }
+  // A member that dies meanwhile will never answer: once the failure
+  // detector convicts it, it is no longer waited for (as Cassandra's
+  // schema agreement counts only live members).
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::unique_lock lock(answers->mutex);
-  answers->changed.wait_for(lock, timeout, [&] { return answers->waiting.empty(); });
+  while (!answers->waiting.empty()) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) break;
+    answers->changed.wait_for(
+        lock, std::min<std::chrono::steady_clock::duration>(deadline - now, kLivenessRecheck));
+    std::erase_if(answers->waiting, [&](const types::Uuid& id) { return !liveness_.IsAlive(id); });
+  }
   return {answers->waiting.begin(), answers->waiting.end()};
 }
 

@@ -46,8 +46,9 @@ class EpochNotifier {
   void RegisterHandler();
 
   // Notifies every live member but this one that the metadata reached
-  // `epoch` and waits until each has answered at or past it, or `timeout`.
-  // Returns the members that did not (empty: all agree).
+  // `epoch` and waits until each has answered at or past it, or was found
+  // DOWN meanwhile, or `timeout`. Returns the live members that did not
+  // answer (empty: all live members agree).
   [[nodiscard]] std::vector<types::Uuid> NotifyAndWait(uint64_t epoch,
                                                        std::chrono::milliseconds timeout);
 
