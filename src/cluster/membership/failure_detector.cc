@@ -7,7 +7,7 @@
 namespace sibyl::cluster {
 namespace {
 
-constexpr size_t kHeartbeatSize = 8 + 8 + 8 + 16;
+constexpr size_t kHeartbeatSize = 8 + 8 + 8 + 16 + 8;
 
 void PutU64(Bytes& out, uint64_t value) {
   for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>(value >> shift));
@@ -28,6 +28,7 @@ Bytes EncodeHeartbeat(const Heartbeat& heartbeat) {
   PutU64(out, heartbeat.counter);
   PutU64(out, heartbeat.epoch);
   out.append(reinterpret_cast<const char*>(heartbeat.schema_version.bytes.data()), 16);
+  PutU64(out, static_cast<uint64_t>(heartbeat.load_bytes));
   return out;
 }
 
@@ -38,6 +39,7 @@ std::optional<Heartbeat> DecodeHeartbeat(BytesView data) {
   heartbeat.counter = GetU64(data, 8);
   heartbeat.epoch = GetU64(data, 16);
   heartbeat.schema_version = types::Uuid::FromBytes(data.substr(24, 16));
+  heartbeat.load_bytes = static_cast<int64_t>(GetU64(data, 40));
   return heartbeat;
 }
 
@@ -71,9 +73,13 @@ void FailureDetector::Stop() {
 
 void FailureDetector::Tick() {
   const ClusterViewPtr view = views_.Get();
-  const auto [epoch, schema_version] = local_state_();
+  const LocalHeartbeatState local = local_state_();
   std::vector<Transition> transitions;
-  Heartbeat heartbeat{options_.generation, 0, epoch, schema_version};
+  Heartbeat heartbeat{.generation = options_.generation,
+                      .counter = 0,
+                      .epoch = local.epoch,
+                      .schema_version = local.schema_version,
+                      .load_bytes = local.load_bytes};
   {
     std::lock_guard lock(mutex_);
     if (stopped_) return;

@@ -13,7 +13,8 @@
 // timeout of silence from then on.
 //
 // Heartbeat payload (big-endian): i64 generation | u64 counter
-//                                 | u64 epoch | 16 bytes schema version.
+//                                 | u64 epoch | 16 bytes schema version
+//                                 | i64 load (bytes of live data; -1 unknown).
 // `generation` is the sender's start time in seconds (Cassandra's gossip
 // generation): a new value means the member restarted.
 //
@@ -52,7 +53,17 @@ struct Heartbeat {
   uint64_t counter = 0;
   uint64_t epoch = 0;
   types::Uuid schema_version;
+  // The sender's live data on disk, as `sibyl admin status` shows it for
+  // every node; -1 when the sender could not measure it.
+  int64_t load_bytes = -1;
   bool operator==(const Heartbeat&) const = default;
+};
+
+// What the local node says of itself in each heartbeat.
+struct LocalHeartbeatState {
+  uint64_t epoch = 0;
+  types::Uuid schema_version;
+  int64_t load_bytes = -1;
 };
 
 [[nodiscard]] Bytes EncodeHeartbeat(const Heartbeat& heartbeat);
@@ -61,8 +72,8 @@ struct Heartbeat {
 
 class FailureDetector final : public Liveness {
  public:
-  // The local epoch and schema version, read at each heartbeat.
-  using LocalState = std::function<std::pair<uint64_t, types::Uuid>()>;
+  // The local epoch, schema version and load, read at each heartbeat.
+  using LocalState = std::function<LocalHeartbeatState()>;
   // Called when a member goes DOWN (alive false) or comes back UP.
   using Listener = std::function<void(const types::Uuid& node, bool alive)>;
 

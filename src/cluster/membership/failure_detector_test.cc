@@ -61,7 +61,7 @@ class FailureDetectorTest : public ::testing::Test {
       Node* raw = node.get();
       node->detector = std::make_unique<FailureDetector>(
           *node->messaging, scheduler_, node->views,
-          [] { return std::pair<uint64_t, types::Uuid>(1, types::Uuid{}); },
+          [] { return LocalHeartbeatState{.epoch = 1, .load_bytes = 4096}; },
           FailureDetectorOptions{.generation = 100});
       node->detector->RegisterHandler();
       node->detector->AddListener(
@@ -97,6 +97,7 @@ TEST_F(FailureDetectorTest, HeartbeatsKeepEveryoneUp) {
   EXPECT_EQ(heartbeat->generation, 100);
   EXPECT_GE(heartbeat->counter, 29u);
   EXPECT_EQ(heartbeat->epoch, 1u);
+  EXPECT_EQ(heartbeat->load_bytes, 4096);
 }
 
 TEST_F(FailureDetectorTest, IsolatedNodeGoesDownWithinTheTimeoutAndComesBack) {
@@ -140,9 +141,11 @@ TEST_F(FailureDetectorTest, ConfirmedEpochUpdatesTheReportedSchemaVersion) {
 }
 
 TEST(HeartbeatCodecTest, RoundTripsAndRejectsBadSizes) {
-  const Heartbeat heartbeat{1764000000, 42, 7, types::Uuid::NameBased("schema")};
+  const Heartbeat heartbeat{1764000000, 42, 7, types::Uuid::NameBased("schema"), 123456789};
   const Bytes encoded = EncodeHeartbeat(heartbeat);
   EXPECT_EQ(DecodeHeartbeat(encoded), heartbeat);
+  const Heartbeat unmeasured{1764000000, 43, 7, types::Uuid::NameBased("schema"), -1};
+  EXPECT_EQ(DecodeHeartbeat(EncodeHeartbeat(unmeasured))->load_bytes, -1);
   EXPECT_FALSE(DecodeHeartbeat(encoded.substr(1)).has_value());
   EXPECT_FALSE(DecodeHeartbeat(encoded + "x").has_value());
 }
