@@ -41,7 +41,8 @@ struct StressOptions {
   int protocol_version = 4;
   // Connections (to each node when token-aware). Default: 4.
   int connections = 4;
-  // Requests in flight on each connection. Default: 16.
+  // Requests in flight on each connection (token-aware: on each worker's set of
+  // connections to every node). Default: 16.
   int concurrency = 16;
   // Client io threads; connections are spread over them. Default: 1.
   int threads = 1;
