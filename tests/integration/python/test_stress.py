@@ -41,6 +41,7 @@ def stress_json(server: SibylServer, args: list[str], cwd: Path) -> dict:
     assert report["duration_s"] > 0
     assert report["ops_per_s"] > 0
     assert report["connections"] == 2 and report["concurrency"] == 8
+    assert report["token_aware"] is False and report["consistency"] == "ONE"
     return report
 
 
@@ -151,6 +152,7 @@ def test_several_hosts_route_token_aware_over_the_whole_ring(tmp_path):
         assert "token-aware over 3 nodes (ring from 127.0.0.1), 3 connections" in write.stderr
         report = json.loads(write.stdout)
         assert (report["ops"], report["errors"], report["timeouts"]) == (3000, 0, 0), report
+        assert (report["token_aware"], report["consistency"]) == (True, "QUORUM"), report
 
         read = stress(["read", "--ops", "3000", "--consistency", "ALL", "--no-schema", *common],
                       tmp_path)
