@@ -125,7 +125,12 @@ ClusterMembers ReadClusterMembers(const NodeAddress& node) {
   client::Reply ready = client::BlockingConnect(*connection);
   if (!ready.ok()) {
     close();
-    throw AdminError("cannot connect to " + Where(node) + ": " + client::Describe(ready.response));
+    // A transport failure names the address and the cause itself.
+    if (const auto* failure = std::get_if<client::TransportFailure>(&ready.response)) {
+      throw AdminError(failure->message);
+    }
+    throw AdminError(Where(node) + " refused the connection: " +
+                     std::get<client::ErrorResponse>(ready.response).message);
   }
   try {
     ClusterMembers cluster = Read(*connection, node);

@@ -12,7 +12,7 @@ from typing import Iterator
 import pytest
 
 from cluster_process import ADDRESSES, NODES, RunningCluster, running_cluster, wait_for
-from sibyl_process import SHARED_NUM_TOKENS, SibylServer, sibyl_binary
+from sibyl_process import SHARED_NUM_TOKENS, SibylServer, free_port, sibyl_binary
 
 # A status line: "UN  127.0.0.1  70.52 KiB  16      100.0%            <host id>  rack1".
 STATUS_LINE = re.compile(
@@ -154,3 +154,11 @@ def test_a_single_node_prints_one_up_line(sibyl: SibylServer) -> None:
     token_lines = [line for line in ring.stdout.splitlines()
                    if line.startswith("127.0.0.1 ") and " Up " in line]
     assert len(token_lines) == SHARED_NUM_TOKENS
+
+
+def test_a_node_that_is_not_there_is_named() -> None:
+    port = free_port()  # nothing listens there
+    result = admin(port, "status")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.strip() == f"Error: cannot connect to 127.0.0.1:{port}: Connection refused"
