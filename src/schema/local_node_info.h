@@ -29,6 +29,15 @@ struct PeerInfo {
   // when not heard yet: the tables then show the local version, as every
   // member follows one metadata log.
   std::optional<types::Uuid> schema_version;
+  // What this node's failure detector says of the peer now; nullopt on a
+  // node that has no failure detector (yet).
+  std::optional<bool> alive;
+  // From the peer's last heartbeat: its gossip generation, the heartbeat's
+  // counter and the bytes of live data it reported (nullopt until heard,
+  // or when the peer could not measure them).
+  std::optional<int64_t> generation;
+  std::optional<int64_t> heartbeat_counter;
+  std::optional<int64_t> load_bytes;
 };
 
 struct LocalNodeInfo {
@@ -52,6 +61,10 @@ struct LocalNodeInfo {
   // cassandra.yaml key → value in Cassandra 4.1's text form ("16MiB",
   // "10000ms", "periodic"); nullopt for a key left unset (the value reads null).
   std::map<std::string, std::optional<std::string>> settings;
+  // The bytes of live data this node holds on disk now (Cassandra's "load":
+  // the tables' SSTables, not the commit log). Set once before serving;
+  // called from any thread. Null, or nullopt: not known.
+  std::function<std::optional<int64_t>()> load_bytes;
 
   // The other members of the cluster now, never this node.
   std::vector<PeerInfo> Peers() const { return current_peers ? current_peers() : peers; }

@@ -56,6 +56,28 @@ KeyspacePtr MakeViewsKeyspace() {
                           .Column("value", "text")
                           .Build();
   keyspace->tables.emplace(settings->name, settings);
+  // Cassandra 4.1's gossip_info has a column per gossip application state;
+  // these are the states Sibyl's heartbeats and directory know, plus
+  // liveness and tokens (gossip_info_table.h says why).
+  TablePtr gossip_info = VirtualTableBuilder(kViewsKeyspace, "gossip_info",
+                                             "lists the gossip information for the cluster")
+                             .PartitionKey("address", "inet")
+                             .Clustering("port", "int")
+                             .Column("hostname", "text")
+                             .Column("generation", "int")
+                             .Column("heartbeat", "int")
+                             .Column("liveness", "text")
+                             .Column("load", "text")
+                             .Column("schema", "text")
+                             .Column("dc", "text")
+                             .Column("rack", "text")
+                             .Column("release_version", "text")
+                             .Column("host_id", "text")
+                             .Column("internal_address_and_port", "text")
+                             .Column("native_address_and_port", "text")
+                             .Column("tokens", "frozen<set<text>>")
+                             .Build();
+  keyspace->tables.emplace(gossip_info->name, gossip_info);
   return keyspace;
 }
 

@@ -10,6 +10,11 @@
 //                position int, type text                         "virtual column definitions"
 //   system_views (SystemViewsKeyspace)
 //     settings   name text PRIMARY KEY, value text               "current settings"
+//     gossip_info  ((address inet), port int), hostname, generation, heartbeat,
+//                liveness, load, schema, dc, rack, release_version, host_id,
+//                internal_address_and_port, native_address_and_port, tokens
+//                                                 "lists the gossip information for the cluster"
+//                (one row per member as the node answering sees it; gossip_info_table.h)
 //
 // 4.1's other system_views tables (metrics, caches, clients, thread pools...)
 // are left out: Sibyl has nothing true to put in them yet, and a table that

@@ -98,15 +98,17 @@ TEST_F(VirtualKeyspacesTest, KeyspacesListsTheVirtualKeyspacesByName) {
 }
 
 TEST_F(VirtualKeyspacesTest, TablesListsEveryVirtualTableWithItsComment) {
-  EXPECT_EQ(Column("system_virtual_schema", "tables", "table_name"),
-            (std::vector<std::string>{"settings", "columns", "keyspaces", "tables"}));
+  EXPECT_EQ(
+      Column("system_virtual_schema", "tables", "table_name"),
+      (std::vector<std::string>{"gossip_info", "settings", "columns", "keyspaces", "tables"}));
   EXPECT_EQ(Column("system_virtual_schema", "tables", "keyspace_name"),
-            (std::vector<std::string>{"system_views", "system_virtual_schema",
+            (std::vector<std::string>{"system_views", "system_views", "system_virtual_schema",
                                       "system_virtual_schema", "system_virtual_schema"}));
   EXPECT_EQ(
       Column("system_virtual_schema", "tables", "comment"),
-      (std::vector<std::string>{"current settings", "virtual column definitions",
-                                "virtual keyspace definitions", "virtual table definitions"}));
+      (std::vector<std::string>{"lists the gossip information for the cluster", "current settings",
+                                "virtual column definitions", "virtual keyspace definitions",
+                                "virtual table definitions"}));
 }
 
 TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
@@ -125,6 +127,22 @@ TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
                         text("clustering_order") + " " + text("type"));
   }
   EXPECT_EQ(described, (std::vector<std::string>{
+                           "system_views.gossip_info.address partition_key 0 none inet",
+                           "system_views.gossip_info.dc regular -1 none text",
+                           "system_views.gossip_info.generation regular -1 none int",
+                           "system_views.gossip_info.heartbeat regular -1 none int",
+                           "system_views.gossip_info.host_id regular -1 none text",
+                           "system_views.gossip_info.hostname regular -1 none text",
+                           "system_views.gossip_info.internal_address_and_port regular -1 none "
+                           "text",
+                           "system_views.gossip_info.liveness regular -1 none text",
+                           "system_views.gossip_info.load regular -1 none text",
+                           "system_views.gossip_info.native_address_and_port regular -1 none text",
+                           "system_views.gossip_info.port clustering 0 asc int",
+                           "system_views.gossip_info.rack regular -1 none text",
+                           "system_views.gossip_info.release_version regular -1 none text",
+                           "system_views.gossip_info.schema regular -1 none text",
+                           "system_views.gossip_info.tokens regular -1 none frozen<set<text>>",
                            "system_views.settings.name partition_key 0 none text",
                            "system_views.settings.value regular -1 none text",
                            "system_virtual_schema.columns.clustering_order regular -1 none text",

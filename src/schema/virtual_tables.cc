@@ -1,6 +1,7 @@
 #include "schema/virtual_tables.h"
 
 #include "common/check.h"
+#include "schema/gossip_info_table.h"
 #include "schema/node_tables.h"
 #include "schema/schema_tables.h"
 #include "schema/settings_table.h"
@@ -16,6 +17,7 @@ VirtualTables VirtualTables::SystemTables() {
   for (auto& table : MakeSchemaTables()) registry.Add(std::move(table));
   for (auto& table : MakeVirtualSchemaTables()) registry.Add(std::move(table));
   registry.Add(MakeSettingsTable());
+  registry.Add(MakeGossipInfoTable());
   return registry;
 }
 

@@ -203,8 +203,13 @@ std::vector<schema::PeerInfo> ClusterNode::Peers() const {
     if (id == host_id_) continue;
     schema::PeerInfo peer = metadata::ToPeerInfo(record);
     if (detector_) {
-      if (auto heartbeat = detector_->LastHeartbeat(id))
+      peer.alive = detector_->IsAlive(id);
+      if (auto heartbeat = detector_->LastHeartbeat(id)) {
         peer.schema_version = heartbeat->schema_version;
+        peer.generation = heartbeat->generation;
+        peer.heartbeat_counter = static_cast<int64_t>(heartbeat->counter);
+        if (heartbeat->load_bytes >= 0) peer.load_bytes = heartbeat->load_bytes;
+      }
     }
     peers.push_back(std::move(peer));
   }
@@ -224,8 +229,12 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, storage::Engine& engin
   detector_ = std::make_unique<cluster::FailureDetector>(
       *messaging_, *scheduler_, views_,
       [this] {
-        return std::pair<uint64_t, types::Uuid>(store_->epoch(),
-                                                store_->schemas().snapshot()->version());
+        const std::optional<int64_t> load =
+            node_info_.load_bytes ? node_info_.load_bytes() : std::nullopt;
+        return cluster::LocalHeartbeatState{
+            .epoch = store_->epoch(),
+            .schema_version = store_->schemas().snapshot()->version(),
+            .load_bytes = load.value_or(-1)};
       },
       cluster::FailureDetectorOptions{.generation = node_info_.gossip_generation});
   detector_->AddListener(

@@ -59,6 +59,7 @@ std::string MainUsage() {
          "  demo         a throwaway node with the KillrVideo data model, and a shell on it\n"
          "  stress       load generator (sibyl stress --help)\n"
          "  cluster      a local cluster of nodes and etcd, as ccm (sibyl cluster --help)\n"
+         "  admin        nodetool's status, ring and describering over CQL (sibyl admin --help)\n"
          "\n"
          "Options:\n"
          "  --help       show this help\n"

@@ -11,6 +11,7 @@
 #include "server/crash_handler.h"
 #include "server/node.h"
 #include "server/version.h"
+#include "tools/admin/admin_command.h"
 #include "tools/cluster/cluster_command.h"
 #include "tools/demo/demo_command.h"
 #include "tools/shell/shell.h"
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
   if (command == "stress") return sibyl::tools::RunStressCommand(args);
   if (command == "shell") return sibyl::tools::shell::RunShellCommand(args);
   if (command == "demo") return sibyl::tools::demo::RunDemoCommand(args, argv[0]);
+  if (command == "admin") return sibyl::tools::admin::RunAdminCommand(args);
   if (command == "cluster") return sibyl::tools::cluster::RunClusterCommand(args, argv[0]);
   std::cerr << "sibyl: unknown command '" << command << "' (see sibyl --help)\n";
   return 1;

@@ -25,6 +25,7 @@
 #include "server/cql_server.h"
 #include "server/data_directory.h"
 #include "server/event_bus.h"
+#include "server/live_data_size.h"
 #include "server/server_context.h"
 #include "server/version.h"
 #include "storage/engine.h"
@@ -234,6 +235,9 @@ int RunNode(const StartOptions& options) {
     if (!identity_warning.empty()) spdlog::warn("{}", identity_warning);
 
     schema::LocalNodeInfo node_info = MakeLocalNodeInfo(config, identity);
+    node_info.load_bytes = [engine_directory = data_dir.path() / "data"] {
+      return LiveDataSize(engine_directory);
+    };
     // The node's one clock: write timestamps and `now` for TTLs.
     SystemClock clock;
     // The tables' data (docs/dev/storage.md). Declared before the schema

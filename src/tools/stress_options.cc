@@ -1,5 +1,7 @@
 #include "tools/stress_options.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -55,6 +57,23 @@ Workload ParseWorkload(const std::string& name) {
   if (name == "counter") return Workload::kCounter;
   if (name == "scan") return Workload::kScan;
   Fail("Unknown workload '" + name + "': expected write, read, mixed, counter or scan");
+}
+
+// A consistency level by its name, any case. SERIAL and LOCAL_SERIAL are
+// for conditional updates, which stress does not issue.
+protocol::Consistency ParseConsistency(const std::string& name) {
+  std::string upper = name;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (const auto level :
+       {protocol::Consistency::kAny, protocol::Consistency::kOne, protocol::Consistency::kTwo,
+        protocol::Consistency::kThree, protocol::Consistency::kQuorum, protocol::Consistency::kAll,
+        protocol::Consistency::kLocalQuorum, protocol::Consistency::kEachQuorum,
+        protocol::Consistency::kLocalOne}) {
+    if (upper == protocol::ConsistencyName(static_cast<uint16_t>(level))) return level;
+  }
+  Fail("Unknown consistency level '" + name +
+       "' for --consistency: expected ANY, ONE, TWO, THREE, QUORUM, ALL, LOCAL_QUORUM, "
+       "EACH_QUORUM or LOCAL_ONE");
 }
 
 // An unquoted CQL identifier: what --keyspace and --table accept.
@@ -149,8 +168,18 @@ StressOptions ParseStressArguments(const std::vector<std::string>& args) {
       value = args[++i];
     }
     if (name == "host") {
-      if (value.empty()) Fail("Empty value for --host");
-      o.host = value;
+      o.hosts.clear();
+      size_t start = 0;
+      while (start <= value.size()) {
+        const size_t comma = std::min(value.find(',', start), value.size());
+        if (comma == start) Fail("Empty host in --host '" + value + "'");
+        o.hosts.push_back(value.substr(start, comma - start));
+        start = comma + 1;
+      }
+    } else if (name == "consistency") {
+      o.consistency = ParseConsistency(value);
+    } else if (name == "replication-factor") {
+      o.replication_factor = ParseInt(name, value, 1, 100);
     } else if (name == "port") {
       o.port = static_cast<uint16_t>(ParseInt(name, value, 1, 65535));
     } else if (name == "protocol") {
@@ -238,11 +267,13 @@ std::string StressUsage() {
          "  scan     SELECT * over the whole table, 1000 rows a page; one op per page\n"
          "\n"
          "Options:\n"
-         "  --host H                 node address (127.0.0.1)\n"
+         "  --host H[,H...]          node address (127.0.0.1); several: token-aware over\n"
+         "                           the whole ring, discovered from the first that answers\n"
          "  --port P                 native transport port (9042)\n"
          "  --protocol 4|5           protocol version (4)\n"
          "  --connections N          connections (4)\n"
-         "  --concurrency M          requests in flight per connection (16)\n"
+         "  --concurrency M          requests in flight per connection, or token-aware per\n"
+         "                           set of connections to every node (16)\n"
          "  --threads T              client io threads (1)\n"
          "  --duration D             measured time, e.g. 10s, 500ms, 2m (10s)\n"
          "  --ops N                  measured operations instead of --duration\n"
@@ -256,6 +287,8 @@ std::string StressUsage() {
          "  --value-size B           bytes per value (32)\n"
          "  --slice K                read: rows per read (1 = point read)\n"
          "  --ratio W:R              mixed: writes to reads (1:1)\n"
+         "  --consistency CL         consistency level: ONE, QUORUM, ALL, LOCAL_ONE, ... (ONE)\n"
+         "  --replication-factor N   of the keyspace stress creates, SimpleStrategy (1)\n"
          "  --keyspace KS            keyspace (sibyl_stress)\n"
          "  --table T                table (standard1; counter1 for counter)\n"
          "  --no-schema              use the existing keyspace and table\n"

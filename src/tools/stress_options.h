@@ -1,7 +1,7 @@
 #pragma once
 // The command line of `sibyl stress` and what it means:
 //
-//   sibyl stress <write|read|mixed|counter|scan> [--host H] [--port P] ...
+//   sibyl stress <write|read|mixed|counter|scan> [--host H[,H...]] [--port P] ...
 //
 // StressUsage() lists every option; docs/dev/stress.md explains them.
 
@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "protocol/request.h"
 
 namespace sibyl::tools {
 
@@ -28,15 +30,19 @@ class StressUsageError : public std::runtime_error {
 
 struct StressOptions {
   Workload workload = Workload::kWrite;
-  // Default: 127.0.0.1.
-  std::string host = "127.0.0.1";
+  // The nodes to contact (--host H1,H2,...; cassandra-stress's -node). With
+  // one, every connection goes to it; with more, stress discovers the ring
+  // from the first that answers, connects to every node of it and sends each
+  // operation to a replica of its partition (token-aware). Default: 127.0.0.1.
+  std::vector<std::string> hosts = {"127.0.0.1"};
   // Default: 9042.
   uint16_t port = 9042;
   // 4 or 5. Default: 4.
   int protocol_version = 4;
-  // Default: 4.
+  // Connections (to each node when token-aware). Default: 4.
   int connections = 4;
-  // Requests in flight on each connection. Default: 16.
+  // Requests in flight on each connection (token-aware: on each worker's set of
+  // connections to every node). Default: 16.
   int concurrency = 16;
   // Client io threads; connections are spread over them. Default: 1.
   int threads = 1;
@@ -65,6 +71,10 @@ struct StressOptions {
   // mixed: writes : reads. Default: 1:1.
   int write_ratio = 1;
   int read_ratio = 1;
+  // Of every request. Default: ONE.
+  protocol::Consistency consistency = protocol::Consistency::kOne;
+  // Of the keyspace stress creates (SimpleStrategy). Default: 1.
+  int replication_factor = 1;
   // Default: sibyl_stress.
   std::string keyspace = "sibyl_stress";
   // Default: standard1, or counter1 for the counter workload.
@@ -77,6 +87,8 @@ struct StressOptions {
   bool json = false;
   // Set by --help: print StressUsage() and exit 0.
   bool help = false;
+
+  bool token_aware() const { return hosts.size() > 1; }
 };
 
 // Parses the arguments after `sibyl stress`. Options are `--name value` or

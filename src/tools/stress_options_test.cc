@@ -21,7 +21,10 @@ std::string ErrorOf(std::vector<std::string> args) {
 TEST(StressOptionsTest, Defaults) {
   const StressOptions o = Parse({"write"});
   EXPECT_EQ(o.workload, Workload::kWrite);
-  EXPECT_EQ(o.host, "127.0.0.1");
+  EXPECT_EQ(o.hosts, std::vector<std::string>{"127.0.0.1"});
+  EXPECT_FALSE(o.token_aware());
+  EXPECT_EQ(o.consistency, protocol::Consistency::kOne);
+  EXPECT_EQ(o.replication_factor, 1);
   EXPECT_EQ(o.port, 9042);
   EXPECT_EQ(o.protocol_version, 4);
   EXPECT_EQ(o.connections, 4);
@@ -86,9 +89,15 @@ TEST(StressOptionsTest, EveryOption) {
                                  "t1",
                                  "--no-schema",
                                  "--populate",
-                                 "--json"});
+                                 "--json",
+                                 "--consistency",
+                                 "local_quorum",
+                                 "--replication-factor",
+                                 "3"});
+  EXPECT_EQ(o.consistency, protocol::Consistency::kLocalQuorum);
+  EXPECT_EQ(o.replication_factor, 3);
   EXPECT_EQ(o.workload, Workload::kMixed);
-  EXPECT_EQ(o.host, "db1");
+  EXPECT_EQ(o.hosts, std::vector<std::string>{"db1"});
   EXPECT_EQ(o.port, 9043);
   EXPECT_EQ(o.protocol_version, 5);
   EXPECT_EQ(o.connections, 8);
@@ -163,6 +172,18 @@ TEST(StressOptionsTest, Errors) {
   EXPECT_EQ(ErrorOf({"write", "--ops", "1.5"}),
             "Invalid value '1.5' for --ops: expected a whole number from 1 to 4611686018427387904 "
             "(see sibyl stress --help)");
+}
+
+TEST(StressOptionsTest, SeveralHostsMakeTheRunTokenAware) {
+  const StressOptions o = Parse({"write", "--host", "127.0.0.1,127.0.0.2,127.0.0.3"});
+  EXPECT_EQ(o.hosts, (std::vector<std::string>{"127.0.0.1", "127.0.0.2", "127.0.0.3"}));
+  EXPECT_TRUE(o.token_aware());
+  EXPECT_EQ(ErrorOf({"write", "--host", "a,,b"}),
+            "Empty host in --host 'a,,b' (see sibyl stress --help)");
+  EXPECT_EQ(ErrorOf({"write", "--host", ""}), "Empty host in --host '' (see sibyl stress --help)");
+  EXPECT_EQ(ErrorOf({"write", "--consistency", "SERIAL"}),
+            "Unknown consistency level 'SERIAL' for --consistency: expected ANY, ONE, TWO, THREE, "
+            "QUORUM, ALL, LOCAL_QUORUM, EACH_QUORUM or LOCAL_ONE (see sibyl stress --help)");
 }
 
 TEST(StressOptionsTest, HelpStopsParsing) {

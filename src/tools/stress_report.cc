@@ -119,7 +119,14 @@ std::string FormatTextReport(const StressOptions& options, const StressResult& r
   std::string out;
   out += "Results\n";
   out += "  workload      " + std::string(WorkloadName(options.workload)) + "\n";
-  out += Format("  connections   %d x %d in flight\n", options.connections, options.concurrency);
+  if (options.token_aware()) {
+    out += Format("  connections   %d to each node, token-aware; %d in flight per worker\n",
+                  options.connections, options.concurrency);
+  } else {
+    out += Format("  connections   %d x %d in flight\n", options.connections, options.concurrency);
+  }
+  out += "  consistency   " +
+         std::string(protocol::ConsistencyName(static_cast<uint16_t>(options.consistency))) + "\n";
   out += options.rate
              ? Format("  rate          %.0f ops/s (latency from intended start)\n", *options.rate)
              : std::string("  rate          unthrottled\n");
@@ -168,6 +175,9 @@ std::string FormatJsonReport(const StressOptions& options, const StressResult& r
   out += "\"workload\": " + QuoteJsonString(WorkloadName(options.workload));
   out += ", \"connections\": " + std::to_string(options.connections);
   out += ", \"concurrency\": " + std::to_string(options.concurrency);
+  out += ", \"token_aware\": " + std::string(options.token_aware() ? "true" : "false");
+  out += ", \"consistency\": " +
+         QuoteJsonString(protocol::ConsistencyName(static_cast<uint16_t>(options.consistency)));
   out += ", \"rate\": " + (options.rate ? JsonNumber(*options.rate) : std::string("null"));
   out += ", \"ops\": " + std::to_string(result.ops);
   out += ", \"errors\": " + std::to_string(result.errors());

@@ -36,6 +36,26 @@ TEST(StressReportTest, MixedReportsWritesAndReadsApart) {
   EXPECT_NE(text.find("  reads         1 ops (0 ops/s)"), std::string::npos) << text;
 }
 
+TEST(StressReportTest, SaysHowRequestsWereSentAndAtWhichLevel) {
+  const StressOptions one_node = ParseStressArguments({"write", "--connections", "3"});
+  const std::string text = FormatTextReport(one_node, MixedResult());
+  EXPECT_NE(text.find("  connections   3 x 16 in flight\n  consistency   ONE\n"), std::string::npos)
+      << text;
+  EXPECT_NE(FormatJsonReport(one_node, MixedResult())
+                .find("\"token_aware\": false, \"consistency\": \"ONE\""),
+            std::string::npos);
+
+  const StressOptions ring = ParseStressArguments(
+      {"write", "--host", "a,b", "--connections", "2", "--consistency", "quorum"});
+  EXPECT_NE(FormatTextReport(ring, MixedResult())
+                .find("  connections   2 to each node, token-aware; 16 in flight per worker\n"
+                      "  consistency   QUORUM\n"),
+            std::string::npos);
+  EXPECT_NE(FormatJsonReport(ring, MixedResult())
+                .find("\"token_aware\": true, \"consistency\": \"QUORUM\""),
+            std::string::npos);
+}
+
 TEST(StressReportTest, OtherWorkloadsHaveNoSplit) {
   const StressOptions options = ParseStressArguments({"write"});
   StressResult result = MixedResult();

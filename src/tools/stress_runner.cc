@@ -1,12 +1,15 @@
 #include "tools/stress_runner.h"
 
 #include <boost/asio/post.hpp>
+#include <cctype>
 #include <latch>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "client/blocking_call.h"
 #include "client/io_thread.h"
+#include "tools/ring_discovery.h"
 #include "tools/stress_report.h"
 #include "tools/stress_worker.h"
 
@@ -32,14 +35,26 @@ class Runner {
         done(client::Reply{client::VoidResult{}, {}});
       });
     }
+    if (discovery_) {
+      (void)client::BlockingCall(*discovery_, [](client::Connection& c, auto done) {
+        c.Close();
+        done(client::Reply{client::VoidResult{}, {}});
+      });
+    }
     for (auto& thread : threads_) thread->Stop();
     workers_.clear();
+    worker_connections_.clear();
     connections_.clear();
   }
 
   StressOutcome Run() {
-    Connect();
+    if (options_.token_aware()) {
+      ConnectToEveryNode();
+    } else {
+      Connect();
+    }
     prepared_ = SetUpWorkload(*connections_.front(), options_);
+    if (options_.token_aware()) PrepareOnEveryNode();
     if (options_.populate) Populate();
     if (options_.warmup.count() > 0) {
       StressPhase& warmup = NewPhase(options_.workload);
@@ -62,28 +77,98 @@ class Runner {
   }
 
  private:
-  void Connect() {
+  client::ConnectionOptions OptionsFor(const std::string& host) const {
     client::ConnectionOptions connection_options;
-    connection_options.host = options_.host;
+    connection_options.host = host;
     connection_options.port = options_.port;
     connection_options.protocol_version = options_.protocol_version;
     connection_options.connect_timeout = options_.timeout;
     connection_options.request_timeout = options_.timeout;
+    return connection_options;
+  }
+
+  // "" once `connection` is ready, else why not.
+  std::string ConnectOrExplain(client::Connection& connection, const std::string& host) const {
+    const client::Reply reply = client::BlockingConnect(connection);
+    if (const auto* failure = std::get_if<client::TransportFailure>(&reply.response)) {
+      return failure->message;
+    }
+    if (const auto* error = std::get_if<client::ErrorResponse>(&reply.response)) {
+      return host + ":" + std::to_string(options_.port) +
+             " refused the connection: " + error->message;
+    }
+    return "";
+  }
+
+  std::shared_ptr<client::Connection> Open(const std::string& host, size_t thread) {
+    auto connection = client::Connection::Create(threads_[thread]->context(), OptionsFor(host));
+    connections_.push_back(connection);
+    if (std::string why = ConnectOrExplain(*connection, host); !why.empty()) throw StressError(why);
+    return connection;
+  }
+
+  void StartThreads() {
     for (int i = 0; i < options_.threads; ++i) {
       threads_.push_back(std::make_unique<client::IoThread>());
     }
+  }
+
+  // One node: --connections connections to it, a worker on each.
+  void Connect() {
+    StartThreads();
     for (int i = 0; i < options_.connections; ++i) {
-      auto& io = threads_[static_cast<size_t>(i % options_.threads)]->context();
-      connections_.push_back(client::Connection::Create(io, connection_options));
-      const client::Reply reply = client::BlockingConnect(*connections_.back());
-      if (const auto* failure = std::get_if<client::TransportFailure>(&reply.response)) {
-        throw StressError(failure->message);
+      worker_connections_.push_back(
+          {Open(options_.hosts.front(), static_cast<size_t>(i % options_.threads))});
+    }
+  }
+
+  // Token-aware: the ring from the first --host that answers, then
+  // --connections connections to each of its nodes; each worker gets one
+  // connection to every node, all on its thread.
+  void ConnectToEveryNode() {
+    StartThreads();
+    std::string failures;
+    std::string contact;
+    for (const std::string& host : options_.hosts) {
+      auto connection = client::Connection::Create(threads_[0]->context(), OptionsFor(host));
+      const std::string why = ConnectOrExplain(*connection, host);
+      discovery_ = std::move(connection);
+      if (why.empty()) {
+        contact = host;
+        break;
       }
-      if (const auto* error = std::get_if<client::ErrorResponse>(&reply.response)) {
-        throw StressError(options_.host + ":" + std::to_string(options_.port) +
-                          " refused the connection: " + error->message);
+      failures += (failures.empty() ? "" : "; ") + why;
+    }
+    if (contact.empty()) throw StressError("no --host answered: " + failures);
+    nodes_ = DiscoverRing(*discovery_, contact);
+    for (int i = 0; i < options_.connections; ++i) {
+      std::vector<std::shared_ptr<client::Connection>> to_every_node;
+      for (const RingNode& node : nodes_) {
+        to_every_node.push_back(
+            Open(node.native_address, static_cast<size_t>(i % options_.threads)));
+      }
+      worker_connections_.push_back(std::move(to_every_node));
+    }
+    std::fprintf(live_, "token-aware over %zu nodes (ring from %s), %zu connections\n",
+                 nodes_.size(), contact.c_str(), connections_.size());
+  }
+
+  // Each node prepares for itself; the ids, digests of the statements, agree.
+  void PrepareOnEveryNode() {
+    const std::vector<std::shared_ptr<client::Connection>>& to_every_node =
+        worker_connections_.front();
+    for (size_t i = 1; i < to_every_node.size(); ++i) {
+      const PreparedWorkload other = PrepareWorkload(*to_every_node[i], options_);
+      if (other.write.id != prepared_.write.id || other.read.id != prepared_.read.id ||
+          other.scan.id != prepared_.scan.id) {
+        throw StressError(nodes_[i].native_address +
+                          " prepared the workload's statements under other ids than " +
+                          nodes_[0].native_address);
       }
     }
+    std::string keyspace = options_.keyspace;
+    for (char& c : keyspace) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    router_.emplace(nodes_, ReadReplication(*discovery_, keyspace));
   }
 
   void Populate() {
@@ -116,11 +201,12 @@ class Runner {
   // each second unless `label` is empty.
   StressResult RunPhase(StressPhase& phase, std::string_view label) {
     std::vector<StressWorker*> workers;
-    for (auto& connection : connections_) {
-      workers_.push_back(std::make_unique<StressWorker>(connection, phase));
+    const TokenAwareRouter* router = router_ ? &*router_ : nullptr;
+    for (const auto& connections : worker_connections_) {
+      workers_.push_back(std::make_unique<StressWorker>(connections, router, phase));
       StressWorker* worker = workers_.back().get();
       workers.push_back(worker);
-      boost::asio::post(connection->executor(), [worker] { worker->Start(); });
+      boost::asio::post(connections.front()->executor(), [worker] { worker->Start(); });
     }
     const int count = static_cast<int>(workers.size());
     // A duration-bound phase that has not drained by then has requests the
@@ -175,7 +261,7 @@ class Runner {
     std::vector<IntervalSnapshot> parts(workers.size());
     std::latch taken(static_cast<std::ptrdiff_t>(workers.size()));
     for (size_t i = 0; i < workers.size(); ++i) {
-      boost::asio::post(connections_[i]->executor(), [&, i] {
+      boost::asio::post(worker_connections_[i].front()->executor(), [&, i] {
         workers[i]->SnapshotInterval(parts[i]);
         taken.count_down();
       });
@@ -215,7 +301,15 @@ class Runner {
   RowGenerator rows_;
   PreparedWorkload prepared_;
   std::vector<std::unique_ptr<client::IoThread>> threads_;
+  // Every connection the workers use.
   std::vector<std::shared_ptr<client::Connection>> connections_;
+  // Each worker's connections: one, or one to every node (token-aware).
+  std::vector<std::vector<std::shared_ptr<client::Connection>>> worker_connections_;
+  // Token-aware: the connection the ring was read through, the ring's nodes
+  // (in the order of each worker's connections) and the router over them.
+  std::shared_ptr<client::Connection> discovery_;
+  std::vector<RingNode> nodes_;
+  std::optional<TokenAwareRouter> router_;
   std::vector<std::unique_ptr<StressPhase>> phases_;
   // Every phase's workers, kept until the threads have stopped.
   std::vector<std::unique_ptr<StressWorker>> workers_;

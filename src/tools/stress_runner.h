@@ -1,6 +1,7 @@
 #pragma once
 // A whole `sibyl stress` run: connect every connection (a node that is not
-// there fails at once), set up the schema and statements, --populate, warm
+// there fails at once; with several --host, to every node of the ring read
+// from the first that answers), set up the schema and statements, --populate, warm
 // up, then the measured phase, printing a live line each second.
 //
 //   StressOutcome outcome = RunStress(options, stderr);

@@ -6,13 +6,15 @@ namespace {
 constexpr int32_t kScanPageSize = 1000;
 }  // namespace
 
-StressWorker::StressWorker(std::shared_ptr<client::Connection> connection, StressPhase& phase)
-    : connection_(std::move(connection)),
+StressWorker::StressWorker(std::vector<std::shared_ptr<client::Connection>> connections,
+                           const TokenAwareRouter* router, StressPhase& phase)
+    : connections_(std::move(connections)),
+      router_(router),
       phase_(phase),
       binder_(*phase.options, phase.workload, *phase.prepared, *phase.rows),
-      timer_(connection_->executor()),
+      timer_(connections_.front()->executor()),
       slots_(static_cast<size_t>(phase.options->concurrency)) {
-  query_options_.consistency = protocol::Consistency::kOne;
+  query_options_.consistency = phase.options->consistency;
   // Rows are counted, never decoded into values: the metadata is not needed.
   query_options_.skip_metadata = true;
   for (Slot& slot : slots_) {
@@ -37,7 +39,7 @@ bool StressWorker::Claim() {
 }
 
 void StressWorker::Fill() {
-  while (!free_slots_.empty() && !exhausted_ && connection_->is_ready()) {
+  while (!free_slots_.empty() && !exhausted_ && Ready()) {
     if (!waiting_ && !Claim()) {
       exhausted_ = true;
       break;
@@ -76,10 +78,10 @@ void StressWorker::Issue(Slot* slot, uint64_t n, Clock::time_point intended) {
   }
   ++outstanding_;
   // [slot, intended]: 16 bytes, stored inside the std::function without allocating.
-  connection_->Execute(op.statement->id, op.statement->result_metadata_id, query_options_,
-                       [slot, intended](client::Reply&& reply) {
-                         slot->worker->OnReply(slot, intended, std::move(reply));
-                       });
+  Target(op, n).Execute(op.statement->id, op.statement->result_metadata_id, query_options_,
+                        [slot, intended](client::Reply&& reply) {
+                          slot->worker->OnReply(slot, intended, std::move(reply));
+                        });
 }
 
 void StressWorker::OnReply(Slot* slot, Clock::time_point intended, client::Reply&& reply) {
@@ -122,10 +124,25 @@ void StressWorker::OnReply(Slot* slot, Clock::time_point intended, client::Reply
 
 void StressWorker::MaybeFinish() {
   if (done_ || outstanding_ > 0 || timer_armed_) return;
-  if (!exhausted_ && connection_->is_ready()) return;
+  if (!exhausted_ && Ready()) return;
   done_ = true;
   result_.elapsed = Clock::now() - phase_.start;
   phase_.finished.fetch_add(1, std::memory_order_acq_rel);
+}
+
+client::Connection& StressWorker::Target(const BoundOperation& op, uint64_t n) {
+  if (router_ == nullptr) return *connections_.front();
+  if (op.values.empty()) return *connections_[n % connections_.size()];
+  const std::span<const uint32_t> replicas = router_->ReplicasOf(op.values.front().bytes);
+  if (replicas.empty()) return *connections_.front();
+  return *connections_[replicas[n % replicas.size()]];
+}
+
+bool StressWorker::Ready() const {
+  for (const auto& connection : connections_) {
+    if (!connection->is_ready()) return false;
+  }
+  return true;
 }
 
 void StressWorker::SnapshotInterval(IntervalSnapshot& out) {

@@ -1,11 +1,15 @@
 #pragma once
-// One connection's closed loop for one phase of a stress run: it keeps up to
+// One closed loop for one phase of a stress run: it keeps up to
 // --concurrency requests in flight, and every completion issues the next
-// operation until the phase has none left. Under --rate an operation waits
-// for its intended start (FixedRateSchedule) and its latency counts from that
-// time, even when every slot was busy and it left late.
+// operation until the phase has none left. With one node its requests go to
+// one connection; token-aware (several --host) it holds a connection to every
+// node, all on one io thread, and sends each operation to a replica of its
+// partition, spreading over the replicas by operation number as drivers
+// spread over them by shuffling (scans, which have no key, over every node). Under --rate an
+// operation waits for its intended start (FixedRateSchedule) and its latency counts from that time,
+// even when every slot was busy and it left late.
 //
-// Threading: Start() and everything after run on the connection's io thread.
+// Threading: Start() and everything after run on the connections' io thread.
 // Other threads read results() only after the worker reported done through
 // the phase's `finished` counter, and take live figures with a task posted to
 // the connection's executor (SnapshotInterval).
@@ -22,6 +26,7 @@
 #include "tools/fixed_rate_schedule.h"
 #include "tools/stress_result.h"
 #include "tools/stress_workload.h"
+#include "tools/token_aware_router.h"
 
 namespace sibyl::tools {
 
@@ -56,7 +61,11 @@ class StressWorker {
  public:
   using Clock = std::chrono::steady_clock;
 
-  StressWorker(std::shared_ptr<client::Connection> connection, StressPhase& phase);
+  // `connections`: one, or with `router` one per node in the router's node
+  // order. REQUIRES: all on one io_context; `router` (may be null) outlives
+  // the worker.
+  StressWorker(std::vector<std::shared_ptr<client::Connection>> connections,
+               const TokenAwareRouter* router, StressPhase& phase);
   StressWorker(const StressWorker&) = delete;
   StressWorker& operator=(const StressWorker&) = delete;
 
@@ -83,8 +92,13 @@ class StressWorker {
   void Issue(Slot* slot, uint64_t n, Clock::time_point intended);
   void OnReply(Slot* slot, Clock::time_point intended, client::Reply&& reply);
   void MaybeFinish();
+  // Where operation n goes.
+  client::Connection& Target(const BoundOperation& op, uint64_t n);
+  // Every connection can take requests.
+  bool Ready() const;
 
-  std::shared_ptr<client::Connection> connection_;
+  std::vector<std::shared_ptr<client::Connection>> connections_;
+  const TokenAwareRouter* router_;
   StressPhase& phase_;
   OperationBinder binder_;
   protocol::QueryOptions query_options_;

@@ -79,7 +79,8 @@ WorkloadStatements StatementsFor(const StressOptions& options) {
   const std::string table = options.keyspace + "." + options.table;
   WorkloadStatements s;
   s.create_keyspace = "CREATE KEYSPACE IF NOT EXISTS " + options.keyspace +
-                      " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}";
+                      " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': " +
+                      std::to_string(options.replication_factor) + "}";
   s.create_table = "CREATE TABLE IF NOT EXISTS " + table + " (pk bigint, ";
   if (clustered) s.create_table += "ck bigint, ";
   for (int c = 0; c < options.columns; ++c) {
@@ -124,6 +125,11 @@ PreparedWorkload SetUpWorkload(client::Connection& connection, const StressOptio
     Require(client::BlockingQuery(connection, statements.create_table),
             "cannot create table " + options.keyspace + "." + options.table);
   }
+  return PrepareWorkload(connection, options);
+}
+
+PreparedWorkload PrepareWorkload(client::Connection& connection, const StressOptions& options) {
+  const WorkloadStatements statements = StatementsFor(options);
   PreparedWorkload prepared;
   const bool writes = options.workload == Workload::kWrite ||
                       options.workload == Workload::kMixed ||

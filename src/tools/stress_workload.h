@@ -61,6 +61,10 @@ struct PreparedWorkload {
 // `connection` from a thread that does not run it. Throws StressError.
 [[nodiscard]] PreparedWorkload SetUpWorkload(client::Connection& connection,
                                              const StressOptions& options);
+// Prepares the statements only (on another node of the cluster: each node
+// keeps its own prepared statements). Throws StressError.
+[[nodiscard]] PreparedWorkload PrepareWorkload(client::Connection& connection,
+                                               const StressOptions& options);
 
 // What one operation sends.
 enum class OperationKind { kWrite, kRead, kScanPage };

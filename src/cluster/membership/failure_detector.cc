@@ -7,8 +7,7 @@
 namespace sibyl::cluster {
 namespace {
 
-constexpr size_t kHeartbeatSizeWithoutFlags = 8 + 8 + 8 + 16;
-constexpr size_t kHeartbeatSize = kHeartbeatSizeWithoutFlags + 1;
+constexpr size_t kHeartbeatSize = 8 + 8 + 8 + 16 + 8 + 1;
 constexpr uint8_t kNativeTransportReadyFlag = 1;
 
 void PutU64(Bytes& out, uint64_t value) {
@@ -30,24 +29,22 @@ Bytes EncodeHeartbeat(const Heartbeat& heartbeat) {
   PutU64(out, heartbeat.counter);
   PutU64(out, heartbeat.epoch);
   out.append(reinterpret_cast<const char*>(heartbeat.schema_version.bytes.data()), 16);
+  PutU64(out, static_cast<uint64_t>(heartbeat.load_bytes));
   out.push_back(
       static_cast<char>(heartbeat.native_transport_ready ? kNativeTransportReadyFlag : 0));
   return out;
 }
 
 std::optional<Heartbeat> DecodeHeartbeat(BytesView data) {
-  if (data.size() != kHeartbeatSize && data.size() != kHeartbeatSizeWithoutFlags) {
-    return std::nullopt;
-  }
+  if (data.size() != kHeartbeatSize) return std::nullopt;
   Heartbeat heartbeat;
   heartbeat.generation = static_cast<int64_t>(GetU64(data, 0));
   heartbeat.counter = GetU64(data, 8);
   heartbeat.epoch = GetU64(data, 16);
   heartbeat.schema_version = types::Uuid::FromBytes(data.substr(24, 16));
-  if (data.size() == kHeartbeatSize) {
-    heartbeat.native_transport_ready =
-        (static_cast<uint8_t>(data[40]) & kNativeTransportReadyFlag) != 0;
-  }
+  heartbeat.load_bytes = static_cast<int64_t>(GetU64(data, 40));
+  heartbeat.native_transport_ready =
+      (static_cast<uint8_t>(data[48]) & kNativeTransportReadyFlag) != 0;
   return heartbeat;
 }
 
@@ -85,10 +82,14 @@ void FailureDetector::Stop() {
 
 void FailureDetector::Tick() {
   const ClusterViewPtr view = views_.Get();
-  const auto [epoch, schema_version] = local_state_();
+  const LocalHeartbeatState local = local_state_();
   std::vector<Transition> transitions;
-  Heartbeat heartbeat{options_.generation, 0, epoch, schema_version,
-                      native_transport_ready_.load()};
+  Heartbeat heartbeat{.generation = options_.generation,
+                      .counter = 0,
+                      .epoch = local.epoch,
+                      .schema_version = local.schema_version,
+                      .load_bytes = local.load_bytes,
+                      .native_transport_ready = native_transport_ready_.load()};
   {
     std::lock_guard lock(mutex_);
     if (stopped_) return;

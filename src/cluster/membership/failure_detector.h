@@ -14,10 +14,10 @@
 //
 // Heartbeat payload (big-endian): i64 generation | u64 counter
 //                                 | u64 epoch | 16 bytes schema version
+//                                 | i64 load (bytes of live data; -1 unknown)
 //                                 | u8 flags (bit 0: serving CQL).
 // `generation` is the sender's start time in seconds (Cassandra's gossip
-// generation): a new value means the member restarted. The flags byte may
-// be missing (a heartbeat of 40 bytes): the sender serves CQL.
+// generation): a new value means the member restarted.
 //
 // "Serving CQL" is Cassandra's RPC_READY: drivers told about a node (UP,
 // NEW_NODE) connect to it at once, so those events wait for it
@@ -59,8 +59,18 @@ struct Heartbeat {
   uint64_t counter = 0;
   uint64_t epoch = 0;
   types::Uuid schema_version;
-  bool native_transport_ready = true;
+  // The sender's live data on disk, as `sibyl admin status` shows it for
+  // every node; -1 when the sender could not measure it.
+  int64_t load_bytes = -1;
+  bool native_transport_ready = false;
   bool operator==(const Heartbeat&) const = default;
+};
+
+// What the local node says of itself in each heartbeat.
+struct LocalHeartbeatState {
+  uint64_t epoch = 0;
+  types::Uuid schema_version;
+  int64_t load_bytes = -1;
 };
 
 [[nodiscard]] Bytes EncodeHeartbeat(const Heartbeat& heartbeat);
@@ -69,8 +79,8 @@ struct Heartbeat {
 
 class FailureDetector final : public Liveness {
  public:
-  // The local epoch and schema version, read at each heartbeat.
-  using LocalState = std::function<std::pair<uint64_t, types::Uuid>()>;
+  // The local epoch, schema version and load, read at each heartbeat.
+  using LocalState = std::function<LocalHeartbeatState()>;
   // Called when a member goes DOWN (alive false) or comes back UP.
   using Listener = std::function<void(const types::Uuid& node, bool alive)>;
   // Called when a member's heartbeats start saying it serves CQL (after

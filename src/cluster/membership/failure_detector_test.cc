@@ -61,7 +61,7 @@ class FailureDetectorTest : public ::testing::Test {
       Node* raw = node.get();
       node->detector = std::make_unique<FailureDetector>(
           *node->messaging, scheduler_, node->views,
-          [] { return std::pair<uint64_t, types::Uuid>(1, types::Uuid{}); },
+          [] { return LocalHeartbeatState{.epoch = 1, .load_bytes = 4096}; },
           FailureDetectorOptions{.generation = 100});
       node->detector->RegisterHandler();
       node->detector->AddListener(
@@ -97,6 +97,7 @@ TEST_F(FailureDetectorTest, HeartbeatsKeepEveryoneUp) {
   EXPECT_EQ(heartbeat->generation, 100);
   EXPECT_GE(heartbeat->counter, 29u);
   EXPECT_EQ(heartbeat->epoch, 1u);
+  EXPECT_EQ(heartbeat->load_bytes, 4096);
 }
 
 TEST_F(FailureDetectorTest, IsolatedNodeGoesDownWithinTheTimeoutAndComesBack) {
@@ -141,16 +142,15 @@ TEST_F(FailureDetectorTest, ConfirmedEpochUpdatesTheReportedSchemaVersion) {
 
 TEST(HeartbeatCodecTest, RoundTripsAndRejectsBadSizes) {
   for (bool ready : {false, true}) {
-    const Heartbeat heartbeat{1764000000, 42, 7, types::Uuid::NameBased("schema"), ready};
+    const Heartbeat heartbeat{1764000000, 42,   7, types::Uuid::NameBased("schema"),
+                              123456789,  ready};
     const Bytes encoded = EncodeHeartbeat(heartbeat);
     EXPECT_EQ(DecodeHeartbeat(encoded), heartbeat);
-    EXPECT_FALSE(DecodeHeartbeat(encoded.substr(2)).has_value());
+    EXPECT_FALSE(DecodeHeartbeat(encoded.substr(1)).has_value());
     EXPECT_FALSE(DecodeHeartbeat(encoded + "x").has_value());
-    // Without the flags byte (an older sender): it serves CQL.
-    const auto without_flags = DecodeHeartbeat(encoded.substr(0, encoded.size() - 1));
-    ASSERT_TRUE(without_flags.has_value());
-    EXPECT_TRUE(without_flags->native_transport_ready);
   }
+  const Heartbeat unmeasured{1764000000, 43, 7, types::Uuid::NameBased("schema"), -1};
+  EXPECT_EQ(DecodeHeartbeat(EncodeHeartbeat(unmeasured))->load_bytes, -1);
 }
 
 // UP and NEW_NODE wait for a node to serve CQL: the others learn it from

@@ -6,10 +6,13 @@ Short runs (--ops, no warm-up) so the whole file takes a few seconds.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import time
 from pathlib import Path
 
+from cluster_process import ADDRESSES, running_cluster
 from sibyl_process import SibylServer, die_with_parent, free_port, sibyl_binary
 
 RUN_TIMEOUT_S = 60
@@ -38,6 +41,7 @@ def stress_json(server: SibylServer, args: list[str], cwd: Path) -> dict:
     assert report["duration_s"] > 0
     assert report["ops_per_s"] > 0
     assert report["connections"] == 2 and report["concurrency"] == 8
+    assert report["token_aware"] is False and report["consistency"] == "ONE"
     return report
 
 
@@ -132,3 +136,41 @@ def test_bad_command_line(tmp_path):
     result = stress(["--help"], tmp_path)
     assert result.returncode == 0
     assert "--concurrency" in result.stdout
+
+
+def test_several_hosts_route_token_aware_over_the_whole_ring(tmp_path):
+    """Given two of three nodes, stress reads the ring from the first, connects
+    to all three and writes at QUORUM with RF 3; every row then reads back at
+    ALL, and each node holds the data (every node is a replica)."""
+    with running_cluster() as cluster:
+        common = ["--host", ",".join(ADDRESSES[:2]), "--port", str(cluster.native_port),
+                  "--keyspace", KEYSPACE, "--warmup", "0s", "--connections", "1",
+                  "--concurrency", "8", "--partitions", "3000", "--json"]
+        write = stress(["write", "--ops", "3000", "--replication-factor", "3",
+                        "--consistency", "QUORUM", *common], tmp_path)
+        assert write.returncode == 0, write.stderr
+        assert "token-aware over 3 nodes (ring from 127.0.0.1), 3 connections" in write.stderr
+        report = json.loads(write.stdout)
+        assert (report["ops"], report["errors"], report["timeouts"]) == (3000, 0, 0), report
+        assert (report["token_aware"], report["consistency"]) == (True, "QUORUM"), report
+
+        read = stress(["read", "--ops", "3000", "--consistency", "ALL", "--no-schema", *common],
+                      tmp_path)
+        assert read.returncode == 0, read.stderr
+        report = json.loads(read.stdout)
+        assert (report["ops"], report["rows"], report["errors"]) == (3000, 3000, 0), report
+
+        with cluster.connect(ADDRESSES[2], only=True) as c:
+            session = c.connect()
+            replication = session.execute(
+                "SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = %s",
+                (KEYSPACE,)).one()[0]
+            assert replication["replication_factor"] == "3"
+        # The first host down: the ring comes from the next one.
+        os.kill(cluster.pid(1), signal.SIGKILL)
+        fallback = stress(["write", "--host", f"{ADDRESSES[0]},{ADDRESSES[1]}", "--port",
+                           str(cluster.native_port), "--keyspace", KEYSPACE, "--ops", "10",
+                           "--warmup", "0s", "--timeout", "2s"], tmp_path)
+        # Node 1 is still in the ring, so connecting to it fails the run, naming it.
+        assert fallback.returncode == 1
+        assert "127.0.0.1" in fallback.stderr

@@ -1,0 +1,79 @@
+#include "tools/admin/admin_options.h"
+
+#include <charconv>
+
+namespace sibyl::tools::admin {
+namespace {
+
+uint16_t ParsePort(const std::string& value) {
+  int port = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), port);
+  if (error != std::errc() || end != value.data() + value.size() || port < 1 || port > 65535) {
+    throw AdminUsageError("--port expects a number from 1 to 65535, not '" + value + "'");
+  }
+  return static_cast<uint16_t>(port);
+}
+
+}  // namespace
+
+AdminOptions ParseAdminArguments(const std::vector<std::string>& args) {
+  AdminOptions options;
+  std::vector<std::string> positional;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      options.help = true;
+      return options;
+    }
+    if (arg == "--host" || arg == "--port") {
+      if (i + 1 >= args.size()) throw AdminUsageError("missing value for " + arg);
+      const std::string& value = args[++i];
+      if (arg == "--host") {
+        options.node.host = value;
+      } else {
+        options.node.port = ParsePort(value);
+      }
+    } else if (arg.rfind("--", 0) == 0) {
+      throw AdminUsageError("unknown option " + arg + " (see sibyl admin --help)");
+    } else {
+      positional.push_back(arg);
+    }
+  }
+  if (positional.empty()) throw AdminUsageError("missing command (see sibyl admin --help)");
+  const std::string& command = positional[0];
+  if (command == "status") {
+    options.view = AdminView::kStatus;
+  } else if (command == "ring") {
+    options.view = AdminView::kRing;
+  } else if (command == "describering") {
+    options.view = AdminView::kDescribeRing;
+    if (positional.size() < 2) throw AdminUsageError("describering needs a keyspace name");
+  } else {
+    throw AdminUsageError("unknown command '" + command + "' (see sibyl admin --help)");
+  }
+  if (positional.size() > 2) {
+    throw AdminUsageError("unexpected argument '" + positional[2] + "' (see sibyl admin --help)");
+  }
+  if (positional.size() == 2) options.keyspace = positional[1];
+  return options;
+}
+
+std::string AdminUsage() {
+  return "Usage: sibyl admin [--host H] [--port P] <command>\n"
+         "\n"
+         "What nodetool shows, asked of one node over CQL (its system_views.gossip_info\n"
+         "and schema tables), printed as nodetool 4.1 prints it.\n"
+         "\n"
+         "Commands:\n"
+         "  status [KEYSPACE]        every node: Up/Down, address, load, tokens, ownership,\n"
+         "                           host id, rack (ownership effective for KEYSPACE)\n"
+         "  ring [KEYSPACE]          every token of the ring with its node\n"
+         "  describering KEYSPACE    the token ranges and their replicas for KEYSPACE\n"
+         "\n"
+         "Options:\n"
+         "  --host H                 the node to ask (default 127.0.0.1)\n"
+         "  --port P                 its CQL port (default 9042)\n"
+         "  --help                   show this help\n";
+}
+
+}  // namespace sibyl::tools::admin

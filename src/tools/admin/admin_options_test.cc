@@ -1,0 +1,48 @@
+#include "tools/admin/admin_options.h"
+
+#include <gtest/gtest.h>
+
+namespace sibyl::tools::admin {
+namespace {
+
+TEST(AdminOptionsTest, CommandsWithTheirKeyspace) {
+  AdminOptions status = ParseAdminArguments({"status"});
+  EXPECT_EQ(status.view, AdminView::kStatus);
+  EXPECT_FALSE(status.keyspace.has_value());
+  EXPECT_EQ(status.node.host, "127.0.0.1");
+  EXPECT_EQ(status.node.port, 9042);
+
+  AdminOptions ring = ParseAdminArguments({"--host", "127.0.0.2", "ring", "ks", "--port", "9142"});
+  EXPECT_EQ(ring.view, AdminView::kRing);
+  EXPECT_EQ(ring.keyspace, "ks");
+  EXPECT_EQ(ring.node.host, "127.0.0.2");
+  EXPECT_EQ(ring.node.port, 9142);
+
+  AdminOptions describe = ParseAdminArguments({"describering", "ks"});
+  EXPECT_EQ(describe.view, AdminView::kDescribeRing);
+  EXPECT_EQ(describe.keyspace, "ks");
+
+  EXPECT_TRUE(ParseAdminArguments({"--help"}).help);
+}
+
+TEST(AdminOptionsTest, MistakesAreNamed) {
+  auto message = [](std::vector<std::string> args) {
+    try {
+      (void)ParseAdminArguments(args);
+    } catch (const AdminUsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message({}), "missing command (see sibyl admin --help)");
+  EXPECT_EQ(message({"describering"}), "describering needs a keyspace name");
+  EXPECT_EQ(message({"repair"}), "unknown command 'repair' (see sibyl admin --help)");
+  EXPECT_EQ(message({"status", "ks", "more"}),
+            "unexpected argument 'more' (see sibyl admin --help)");
+  EXPECT_EQ(message({"--port", "0", "status"}), "--port expects a number from 1 to 65535, not '0'");
+  EXPECT_EQ(message({"--port"}), "missing value for --port");
+  EXPECT_EQ(message({"--verbose", "status"}), "unknown option --verbose (see sibyl admin --help)");
+}
+
+}  // namespace
+}  // namespace sibyl::tools::admin

@@ -1,0 +1,148 @@
+#include "tools/admin/cluster_members_reader.h"
+
+#include <arpa/inet.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <memory>
+
+#include "client/blocking_call.h"
+#include "client/client_connection.h"
+#include "client/io_thread.h"
+#include "common/error.h"
+#include "tools/admin/admin_error.h"
+#include "types/value_codec.h"
+
+namespace sibyl::tools::admin {
+namespace {
+
+constexpr const char* kMembersQuery =
+    "SELECT address, port, dc, rack, host_id, tokens, liveness, load, native_address_and_port "
+    "FROM system_views.gossip_info";
+constexpr const char* kSchemaVersionQuery = "SELECT schema_version FROM system.local";
+constexpr const char* kKeyspacesQuery =
+    "SELECT keyspace_name, replication FROM system_schema.keyspaces";
+
+using Row = std::vector<OptBytes>;
+
+std::string Where(const NodeAddress& node) { return node.host + ":" + std::to_string(node.port); }
+
+std::vector<Row> Rows(client::Connection& connection, const NodeAddress& node,
+                      const std::string& cql) {
+  client::Reply reply = client::BlockingQuery(connection, cql);
+  auto* rows = std::get_if<client::RowsResult>(&reply.response);
+  if (rows == nullptr) {
+    throw AdminError("'" + cql + "' failed on " + Where(node) + ": " +
+                     client::Describe(reply.response));
+  }
+  return std::move(rows->rows);
+}
+
+const Bytes& Required(const Row& row, size_t column, const char* name) {
+  if (column >= row.size() || !row[column]) {
+    throw AdminError(std::string("the node answered a null ") + name);
+  }
+  return *row[column];
+}
+
+std::string Text(const Row& row, size_t column, const char* name) {
+  return Required(row, column, name);
+}
+
+std::string Inet(const Row& row, size_t column, const char* name) {
+  const Bytes& bytes = Required(row, column, name);
+  char text[INET6_ADDRSTRLEN] = {};
+  const int family = bytes.size() == 4 ? AF_INET : bytes.size() == 16 ? AF_INET6 : -1;
+  if (family < 0 || inet_ntop(family, bytes.data(), text, sizeof text) == nullptr) {
+    throw AdminError(std::string("the node answered a malformed ") + name);
+  }
+  return text;
+}
+
+int64_t Number(std::string_view text, const char* name) {
+  int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) {
+    throw AdminError(std::string("the node answered a malformed ") + name + ": '" +
+                     std::string(text) + "'");
+  }
+  return value;
+}
+
+MemberState ReadMember(const Row& row) {
+  MemberState member;
+  member.address = Inet(row, 0, "address");
+  member.storage_port = types::DecodeInt(Required(row, 1, "port"));
+  member.datacenter = Text(row, 2, "dc");
+  member.rack = Text(row, 3, "rack");
+  const auto host_id = types::Uuid::Parse(Text(row, 4, "host_id"));
+  if (!host_id) throw AdminError("the node answered a malformed host_id");
+  member.host_id = *host_id;
+  for (BytesView token : types::DecodeListElements(Required(row, 5, "tokens"))) {
+    member.tokens.push_back(Number(token, "token"));
+  }
+  std::sort(member.tokens.begin(), member.tokens.end());
+  if (row[6]) member.alive = *row[6] == "UP";
+  if (row[7]) member.load_bytes = Number(*row[7], "load");
+  if (row[8]) {
+    const std::string& native = *row[8];
+    member.native_address = native.substr(0, native.rfind(':'));
+  }
+  return member;
+}
+
+ClusterMembers Read(client::Connection& connection, const NodeAddress& node) {
+  ClusterMembers cluster;
+  for (const Row& row : Rows(connection, node, kMembersQuery)) {
+    cluster.members.push_back(ReadMember(row));
+  }
+  const std::vector<Row> local = Rows(connection, node, kSchemaVersionQuery);
+  if (local.size() != 1) throw AdminError("system.local of " + Where(node) + " is not one row");
+  cluster.schema_version = types::Uuid::FromBytes(Required(local[0], 0, "schema_version"));
+  for (const Row& row : Rows(connection, node, kKeyspacesQuery)) {
+    std::map<std::string, std::string>& replication = cluster.keyspaces[Text(row, 0, "keyspace")];
+    for (const auto& [key, value] : types::DecodeMapEntries(Required(row, 1, "replication"))) {
+      replication.emplace(std::string(key), std::string(value));
+    }
+  }
+  return cluster;
+}
+
+}  // namespace
+
+ClusterMembers ReadClusterMembers(const NodeAddress& node) {
+  client::IoThread io;
+  client::ConnectionOptions options;
+  options.host = node.host;
+  options.port = node.port;
+  options.request_timeout = std::chrono::seconds(10);
+  auto connection = client::Connection::Create(io.context(), options);
+  auto close = [&] {
+    boost::asio::post(connection->executor(), [connection] { connection->Close(); });
+    io.Release();
+  };
+  client::Reply ready = client::BlockingConnect(*connection);
+  if (!ready.ok()) {
+    close();
+    // A transport failure names the address and the cause itself.
+    if (const auto* failure = std::get_if<client::TransportFailure>(&ready.response)) {
+      throw AdminError(failure->message);
+    }
+    throw AdminError(Where(node) + " refused the connection: " +
+                     std::get<client::ErrorResponse>(ready.response).message);
+  }
+  try {
+    ClusterMembers cluster = Read(*connection, node);
+    close();
+    return cluster;
+  } catch (const CqlError& e) {
+    close();
+    throw AdminError("cannot read the answer of " + Where(node) + ": " + e.what());
+  } catch (...) {
+    close();
+    throw;
+  }
+}
+
+}  // namespace sibyl::tools::admin

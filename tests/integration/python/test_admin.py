@@ -1,0 +1,164 @@
+"""`sibyl admin status | ring | describering`: nodetool's views of a cluster,
+read over CQL from one node, checked against what the Python driver sees."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+from typing import Iterator
+
+import pytest
+
+from cluster_process import ADDRESSES, NODES, RunningCluster, running_cluster, wait_for
+from sibyl_process import SHARED_NUM_TOKENS, SibylServer, free_port, sibyl_binary
+
+# A status line: "UN  127.0.0.1  70.52 KiB  16      100.0%            <host id>  rack1".
+STATUS_LINE = re.compile(
+    r"^([UD?])N\s+(\S+)\s+(\?|[\d.]+ (?:bytes|KiB|MiB|GiB|TiB))\s+(\d+)\s+(\S+)\s+"
+    r"([0-9a-f-]{36})\s+(\S+)\s*$")
+
+
+def admin(port: int, *args: str, host: str = "127.0.0.1") -> subprocess.CompletedProcess:
+    return subprocess.run([str(sibyl_binary()), "admin", "--host", host, "--port", str(port),
+                           *args], capture_output=True, text=True, timeout=60)
+
+
+def status_lines(output: str) -> dict[str, tuple[str, ...]]:
+    """Address → (status, load, tokens, owns, host id, rack) of each node line."""
+    lines = {}
+    for line in output.splitlines():
+        match = STATUS_LINE.match(line)
+        if match:
+            status, address, load, tokens, owns, host_id, rack = match.groups()
+            lines[address] = (status, load, tokens, owns, host_id, rack)
+    return lines
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[RunningCluster]:
+    with running_cluster() as running:
+        with running.connect() as c:
+            session = c.connect()
+            session.execute("CREATE KEYSPACE admin_rf3 WITH replication = "
+                            "{'class': 'SimpleStrategy', 'replication_factor': 3}")
+            session.execute("CREATE TABLE admin_rf3.t (k int PRIMARY KEY, v text)")
+            for k in range(200):
+                session.execute("INSERT INTO admin_rf3.t (k, v) VALUES (%s, %s)", (k, "x" * 100))
+        yield running
+
+
+def host_ids(cluster: RunningCluster) -> dict[str, str]:
+    with cluster.connect("127.0.0.1", only=True) as c:
+        session = c.connect()
+        ids = {"127.0.0.1": str(session.execute("SELECT host_id FROM system.local").one()[0])}
+        for row in session.execute("SELECT peer, host_id FROM system.peers"):
+            ids[str(row.peer)] = str(row.host_id)
+        return ids
+
+
+def test_status_shows_every_node_up_and_normal(cluster: RunningCluster) -> None:
+    result = admin(cluster.native_port, "status", "admin_rf3")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Datacenter: datacenter1\n=======================\n"
+                                    "Status=Up/Down\n|/ State=Normal/Leaving/Joining/Moving\n")
+    assert "Owns (effective)" in result.stdout
+    lines = status_lines(result.stdout)
+    assert sorted(lines) == ADDRESSES
+    ids = host_ids(cluster)
+    for address, (status, load, tokens, owns, host_id, rack) in lines.items():
+        assert status == "U", result.stdout
+        assert tokens == "16"
+        assert owns == "100.0%"  # RF 3 on 3 nodes
+        assert host_id == ids[address]
+        assert rack == "rack1"
+        # Every node carries its load in its heartbeats, so node 1 knows them all.
+        assert load != "?", result.stdout
+
+
+def test_ring_lists_every_token_with_its_owner(cluster: RunningCluster) -> None:
+    result = admin(cluster.native_port, "ring")
+    assert result.returncode == 0, result.stderr
+    listed = {}
+    for line in result.stdout.splitlines():
+        fields = line.split()
+        # address, rack, status, state, load (a number and its unit, or ?), owns, token
+        if len(fields) >= 7 and fields[2] in ("Up", "Down", "?") and fields[3] == "Normal":
+            listed[int(fields[-1])] = fields[0]
+    assert "Warning: \"nodetool ring\" is used to output all the tokens of a node." in result.stdout
+    with cluster.connect() as c:
+        c.connect()
+        owners = {token.value: str(host.address)
+                  for token, host in c.metadata.token_map.token_to_host_owner.items()}
+    assert len(listed) == 16 * NODES
+    assert listed == owners
+
+
+def test_describering_matches_the_drivers_replicas(cluster: RunningCluster) -> None:
+    with cluster.connect() as c:
+        session = c.connect()
+        session.execute("CREATE KEYSPACE admin_rf2 WITH replication = "
+                        "{'class': 'SimpleStrategy', 'replication_factor': 2}")
+        c.refresh_schema_metadata()
+        result = admin(cluster.native_port, "describering", "admin_rf2", host="127.0.0.2")
+        assert result.returncode == 0, result.stderr
+        lines = result.stdout.splitlines()
+        local_version = session.execute("SELECT schema_version FROM system.local").one()[0]
+        assert lines[0] == f"Schema Version:{local_version}"
+        assert lines[1] == "TokenRange: "
+        ranges = [re.match(r"\tTokenRange\(start_token:(-?\d+), end_token:(-?\d+), "
+                           r"endpoints:\[([^\]]*)\], rpc_endpoints:\[([^\]]*)\], "
+                           r"endpoint_details:\[(.*)\]\)$", line) for line in lines[2:]]
+        assert all(ranges), lines
+        assert len(ranges) == 16 * NODES
+        token_map = c.metadata.token_map
+        for match in ranges:
+            end = int(match.group(2))
+            endpoints = match.group(3).split(", ")
+            expected = [str(h.address) for h in token_map.get_replicas(
+                "admin_rf2", token_map.token_class(end))]
+            assert endpoints == expected, match.group(0)
+            assert match.group(4).split(", ") == endpoints  # native address = listen address here
+            assert "datacenter:datacenter1, rack:rack1" in match.group(5)
+
+
+def test_unknown_keyspace_is_an_error(cluster: RunningCluster) -> None:
+    result = admin(cluster.native_port, "describering", "nosuch")
+    assert result.returncode == 1
+    assert "Error: The keyspace nosuch, does not exist" in result.stderr
+
+
+def test_a_killed_node_shows_down_within_15_seconds(cluster: RunningCluster) -> None:
+    victim = 3
+    os.kill(cluster.pid(victim), signal.SIGKILL)
+
+    def victim_down() -> bool:
+        result = admin(cluster.native_port, "status")
+        lines = status_lines(result.stdout)
+        return result.returncode == 0 and lines.get(ADDRESSES[victim - 1], ("",))[0] == "D"
+
+    wait_for(victim_down, 15, f"{ADDRESSES[victim - 1]} shown DN")
+    lines = status_lines(admin(cluster.native_port, "status").stdout)
+    assert [lines[a][0] for a in ADDRESSES[:victim - 1]] == ["U"] * (victim - 1)
+
+
+def test_a_single_node_prints_one_up_line(sibyl: SibylServer) -> None:
+    result = admin(sibyl.port, "status")
+    assert result.returncode == 0, result.stderr
+    lines = status_lines(result.stdout)
+    assert list(lines) == ["127.0.0.1"]
+    assert lines["127.0.0.1"][0] == "U"
+    ring = admin(sibyl.port, "ring")
+    assert ring.returncode == 0, ring.stderr
+    token_lines = [line for line in ring.stdout.splitlines()
+                   if line.startswith("127.0.0.1 ") and " Up " in line]
+    assert len(token_lines) == SHARED_NUM_TOKENS
+
+
+def test_a_node_that_is_not_there_is_named() -> None:
+    port = free_port()  # nothing listens there
+    result = admin(port, "status")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.strip() == f"Error: cannot connect to 127.0.0.1:{port}: Connection refused"
