@@ -29,13 +29,19 @@ class RunningCluster:
         self.storage_port = storage_port
         self.etcd_port = etcd_port
         self.extra_processes: list[subprocess.Popen] = []  # nodes started by the tests
+        # The newest process a test started for each node: its pid file
+        # still names the one `sibyl cluster start` launched.
+        self.restarted: dict[int, subprocess.Popen] = {}
 
-    def start_node(self, i: int) -> None:
-        """Starts node i (127.0.0.i) on the cluster's ports, its log in node<i>/."""
+    def start_node(self, i: int, extra_args: tuple[str, ...] = ()) -> None:
+        """Starts node i (127.0.0.i) on the cluster's ports, its log in node<i>/;
+        `extra_args` are more `sibyl start` flags (e.g. --hinted-handoff-enabled false)."""
         self.node_dir(i).mkdir(parents=True, exist_ok=True)
         with open(self.node_dir(i) / "sibyl-test.log", "a") as log:
-            self.extra_processes.append(subprocess.Popen(
-                self.node_command(i), stdout=log, stderr=subprocess.STDOUT))
+            process = subprocess.Popen(
+                self.node_command(i) + list(extra_args), stdout=log, stderr=subprocess.STDOUT)
+        self.extra_processes.append(process)
+        self.restarted[i] = process
 
     def wait_until_serving(self, i: int, timeout_s: float = 60.0) -> None:
         """Waits until node i accepts CQL connections."""
@@ -56,6 +62,9 @@ class RunningCluster:
         return self.directory / f"node{i}"
 
     def pid(self, i: int) -> int:
+        """Node i's process: the one a test started last, else the pid file's."""
+        if i in self.restarted:
+            return self.restarted[i].pid
         return int((self.node_dir(i) / "pid").read_text().split()[0])
 
     def node_command(self, i: int) -> list[str]:
@@ -81,10 +90,12 @@ class RunningCluster:
 
 
 @contextlib.contextmanager
-def running_cluster() -> Iterator[RunningCluster]:
-    with tempfile.TemporaryDirectory(prefix="sibyl-cluster-test-") as tmp:
+def running_cluster(nodes: int = NODES, parent: Path | None = None) -> Iterator[RunningCluster]:
+    """`nodes` nodes and etcd in a new temporary directory (under `parent` if
+    given, so that a caller can stop what a crashed test left running)."""
+    with tempfile.TemporaryDirectory(prefix="sibyl-cluster-test-", dir=parent) as tmp:
         running = RunningCluster(Path(tmp) / "cluster", free_port(), free_port(), free_port())
-        started = running.command("start", "--nodes", str(NODES),
+        started = running.command("start", "--nodes", str(nodes),
                                   "--native-port", str(running.native_port),
                                   "--storage-port", str(running.storage_port),
                                   "--etcd-port", str(running.etcd_port))

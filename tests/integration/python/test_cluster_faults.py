@@ -1,0 +1,603 @@
+"""Real processes, real faults: QUORUM's promises while a replica is frozen,
+killed or cut off (issue 15, item 7).
+
+Each scenario runs `sibyl cluster start` (etcd and nodes on 127.0.0.1..N),
+keeps a writer and a reader thread busy at QUORUM (replication factor 3)
+through coordinators that stay healthy, hurts one replica (the victim, drawn
+from the seed), heals it, and then checks (quorum_checker.py):
+
+- every QUORUM read saw every QUORUM write acknowledged before it began,
+  and nothing never written;
+- no acknowledged write is lost (a final read at ALL);
+- hints: what was written while the victim was out reaches it. Half the keys
+  are never read during the run ("unobserved"), so nothing but the writes
+  themselves and hint replay can bring them to the victim, which is asked
+  alone at ONE (a replica reads itself first; the table has
+  speculative_retry = 'NONE' so no other replica answers for it);
+- convergence: after the final ALL read (blocking read repair) every node,
+  asked alone at ONE, holds exactly what that read returned.
+
+Scenarios (CI runs the first five; the whole file is about 2-3 minutes):
+
+- SIGSTOP of a replica, then SIGCONT;
+- kill -9 of a replica, then a restart on the same data;
+- a network partition: the test runs itself again under `unshare -n` (a
+  private network namespace, so rules there touch nothing else), starts its
+  cluster inside, and drops with nftables every packet between the victim's
+  address and the others' on the storage (internode) port. Client traffic
+  (the driver talks to the other nodes only) and etcd (every node reaches it
+  from 127.0.0.1) are left alone: it is the replicas that are cut apart.
+  Skipped when not root or when unshare, ip or nft is missing;
+- read repair alone: with hinted handoff off on the coordinator
+  (`--hinted-handoff-enabled false`), a write at ONE while the victim is
+  frozen and convicted leaves it stale; an ALL read (through a healthy node)
+  and a QUORUM read (through the victim itself) must repair it before they
+  answer;
+- the checker itself, on hand-made histories.
+
+SIBYL_LONG_FAULT_TESTS=1 adds a longer run on five nodes where a nemesis
+freezes and kills random nodes one after the other.
+
+Random choices (victim, keys, timings) come from one seed: SIBYL_FAULT_SEED,
+else a fresh one. It is printed at the start of each test and in every
+failure message; run again with SIBYL_FAULT_SEED=<seed> to replay the same
+choices (timings on a real machine still differ).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+from cassandra import ConsistencyLevel, ReadTimeout, Unavailable
+from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile, NoHostAvailable
+from cassandra.policies import WhiteListRoundRobinPolicy
+from cassandra.query import SimpleStatement
+
+from cluster_process import RunningCluster, running_cluster
+from quorum_checker import History, Read, Write, lost_writes, read_violations, report
+
+HERE = Path(__file__).resolve().parent
+SEED = int(os.environ.get("SIBYL_FAULT_SEED") or random.SystemRandom().randrange(2**31))
+LONG = os.environ.get("SIBYL_LONG_FAULT_TESTS") == "1"
+IN_NETNS_ENV = "SIBYL_FAULTS_IN_NETNS"
+long_test = pytest.mark.skipif(not LONG, reason="set SIBYL_LONG_FAULT_TESTS=1 to run")
+
+KEYSPACE = "faults"
+# The failure detector convicts a silent node after 5 s; a fault lasts long
+# enough that writes go on for a while after that.
+FAULT_SECONDS = (8.0, 10.0)
+HINT_DELIVERY_TIMEOUT_S = 60.0  # hint rounds run every 10 s
+
+
+# --- sessions ---------------------------------------------------------------
+
+def address(i: int) -> str:
+    return f"127.0.0.{i}"
+
+
+@contextmanager
+def session_on(cluster: RunningCluster, nodes: list[int]) -> Iterator:
+    """A session whose queries go only to `nodes` (round robin)."""
+    addresses = [address(i) for i in nodes]
+    profile = ExecutionProfile(load_balancing_policy=WhiteListRoundRobinPolicy(addresses),
+                               request_timeout=15)
+    driver = Cluster(addresses, port=cluster.native_port, protocol_version=4,
+                     connect_timeout=10, control_connection_timeout=10,
+                     execution_profiles={EXEC_PROFILE_DEFAULT: profile})
+    try:
+        yield driver.connect()
+    finally:
+        driver.shutdown()
+
+
+def create_history_table(cluster: RunningCluster, table: str) -> None:
+    """The table a workload writes: rows (k, v) and the register `latest`."""
+    with session_on(cluster, [1]) as session:
+        session.execute(f"CREATE KEYSPACE IF NOT EXISTS {KEYSPACE} WITH replication = "
+                        "{'class': 'SimpleStrategy', 'replication_factor': 3}")
+        session.execute(f"CREATE TABLE {KEYSPACE}.{table} (k int, v int, latest int static, "
+                        "PRIMARY KEY (k, v)) WITH speculative_retry = 'NONE'")
+
+
+def read_key(session, table: str, key: int, level: int) -> Read:
+    started = time.monotonic()
+    rows = list(session.execute(SimpleStatement(
+        f"SELECT v, latest FROM {KEYSPACE}.{table} WHERE k = %s", consistency_level=level),
+        (key,)))
+    finished = time.monotonic()
+    return Read(key, started, finished, frozenset(r.v for r in rows if r.v is not None),
+                rows[0].latest if rows else None)
+
+
+def read_until_answered(session, table: str, key: int, level: int, timeout_s: float) -> Read:
+    """Reads `key` at `level`, again while the cluster answers Unavailable or
+    a timeout (a node just back is not yet seen alive everywhere)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            return read_key(session, table, key, level)
+        except (NoHostAvailable, ReadTimeout, Unavailable):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
+def replica_contents(cluster: RunningCluster, node: int, table: str,
+                     keys: list[int]) -> dict[int, Read]:
+    """What `node` itself holds for `keys`: asked alone at ONE, it reads its
+    own replica (local first, no speculative retry)."""
+    with session_on(cluster, [node]) as session:
+        return {k: read_until_answered(session, table, k, ConsistencyLevel.ONE, 30) for k in keys}
+
+
+def probe_key(session, victim: int) -> int:
+    """A key (outside the workload's) of which the victim is a replica, by
+    the driver's token map: ALL reads of it tell whether the coordinator
+    counts the victim alive."""
+    metadata = session.cluster.metadata
+    for key in range(100_000, 100_500):
+        replicas = metadata.get_replicas(KEYSPACE, struct.pack(">i", key))
+        if any(host.address == address(victim) for host in replicas):
+            return key
+    pytest.fail(f"no key has node {victim} among its replicas in the driver's token map")
+
+
+def sees_down(session, table: str, probe: int) -> bool:
+    """True once the coordinator refuses an ALL read of `probe` up front
+    (Unavailable): its failure detector convicted a replica."""
+    try:
+        read_key(session, table, probe, ConsistencyLevel.ALL)
+    except NoHostAvailable as e:
+        return any(isinstance(err, Unavailable) for err in e.errors.values())
+    except (ReadTimeout, Unavailable) as e:
+        return isinstance(e, Unavailable)
+    return False
+
+
+def sees_all_up(session, table: str, probe: int) -> bool:
+    try:
+        read_key(session, table, probe, ConsistencyLevel.ALL)
+        return True
+    except (NoHostAvailable, ReadTimeout, Unavailable):
+        return False
+
+
+def log_excerpt(cluster: RunningCluster, nodes: int, lines: int = 12) -> str:
+    """The last warnings and errors of each node's logs, for failure messages."""
+    out = []
+    for i in range(1, nodes + 1):
+        for name in ("sibyl.log", "sibyl-test.log"):
+            path = cluster.node_dir(i) / name
+            if not path.exists():
+                continue
+            picked = [line for line in path.read_text(errors="replace").splitlines()
+                      if line.startswith(("warn", "error", "critical")) or "DOWN" in line
+                      or "UP" in line]
+            if picked:
+                out.append(f"--- node{i}/{name}\n" + "\n".join(picked[-lines:]))
+    return "\n".join(out)
+
+
+def wait_until(condition: Callable[[], object], timeout_s: float, what: Callable[[], str]) -> None:
+    """cluster_process.wait_for, but the failure message (with the nodes'
+    logs) is made when it fails, not before the wait."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout_s:.0f} s waiting for {what()}")
+        time.sleep(0.25)
+
+
+# --- the workload -------------------------------------------------------------
+
+class QuorumWorkload:
+    """A writer and a reader thread at QUORUM, recording a History.
+
+    The writer writes every key; the reader reads only the observed keys, so
+    the unobserved ones are never read-repaired during the run: the victim
+    can only get them from the writes themselves or from hints."""
+
+    def __init__(self, session, table: str, observed: list[int], unobserved: list[int],
+                 seed: int):
+        self.session = session
+        self.table = table
+        self.observed = observed
+        self.keys = observed + unobserved
+        self.history = History()
+        self._writer_random = random.Random(seed * 2 + 1)
+        self._reader_random = random.Random(seed * 2 + 2)
+        self._stop = threading.Event()
+        self._insert = session.prepare(
+            f"INSERT INTO {KEYSPACE}.{table} (k, v, latest) VALUES (?, ?, ?)")
+        self._insert.consistency_level = ConsistencyLevel.QUORUM
+        self._threads = [threading.Thread(target=self._write_loop, name="writer", daemon=True),
+                         threading.Thread(target=self._read_loop, name="reader", daemon=True)]
+
+    def start(self) -> None:
+        for t in self._threads:
+            t.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        for t in self._threads:
+            t.join(60)
+            assert not t.is_alive(), f"the {t.name} thread is stuck in a request"
+
+    def _write_loop(self) -> None:
+        value = 0
+        while not self._stop.is_set():
+            value += 1  # unique, and increasing for every key
+            key = self._writer_random.choice(self.keys)
+            started = time.monotonic()
+            try:
+                self.session.execute(self._insert, (key, value, value))
+                self.history.record_write(Write(key, value, started, time.monotonic(), True))
+            except Exception as e:  # noqa: BLE001 - any failure leaves the write undecided
+                self.history.record_write(Write(key, value, started, time.monotonic(), False,
+                                                f"{type(e).__name__}: {e}"))
+            time.sleep(0.01)
+
+    def _read_loop(self) -> None:
+        while not self._stop.is_set():
+            key = self._reader_random.choice(self.observed)
+            try:
+                self.history.record_read(
+                    read_key(self.session, self.table, key, ConsistencyLevel.QUORUM))
+            except Exception as e:  # noqa: BLE001 - a failed read promises nothing
+                self.history.record_failed_read(time.monotonic(), f"{type(e).__name__}: {e}")
+            time.sleep(0.01)
+
+
+# --- faults ---------------------------------------------------------------------
+
+@dataclass
+class Fault:
+    """How to hurt the victim and how to heal it."""
+    name: str
+    inject: Callable[[int], None]
+    heal: Callable[[int], None]
+
+
+def freeze(cluster: RunningCluster) -> Fault:
+    return Fault("SIGSTOP",
+                 lambda victim: os.kill(cluster.pid(victim), signal.SIGSTOP),
+                 lambda victim: os.kill(cluster.pid(victim), signal.SIGCONT))
+
+
+def kill_and_restart(cluster: RunningCluster) -> Fault:
+    def restart(victim: int) -> None:
+        cluster.start_node(victim)
+        cluster.wait_until_serving(victim)
+    return Fault("kill -9", lambda victim: os.kill(cluster.pid(victim), signal.SIGKILL), restart)
+
+
+@contextmanager
+def resumed_at_the_end(cluster: RunningCluster, nodes: int) -> Iterator[None]:
+    """SIGCONT to every node when the test ends, so that a failed test leaves
+    no frozen process for `sibyl cluster stop` to wait on."""
+    try:
+        yield
+    finally:
+        for i in range(1, nodes + 1):
+            try:
+                os.kill(cluster.pid(i), signal.SIGCONT)
+            except (OSError, ValueError):
+                pass
+
+
+# --- one scenario -----------------------------------------------------------------
+
+@dataclass
+class ScenarioResult:
+    history: History
+    final: dict[int, Read]
+    victim: int
+
+
+def run_scenario(cluster: RunningCluster, nodes: int, table: str, fault: Fault,
+                 seed: int, victim: int | None = None) -> ScenarioResult:
+    """Writes and reads at QUORUM through the nodes other than the victim,
+    hurts the victim, heals it, then checks the history, hint delivery and
+    convergence. Fails with the seed and the nodes' log excerpts."""
+    rng = random.Random(seed)
+    victim = victim or rng.randint(1, nodes)
+    coordinators = [i for i in range(1, nodes + 1) if i != victim]
+    keys = rng.sample(range(1, 1000), 24)
+    observed, unobserved = keys[:12], keys[12:]
+    print(f"seed {seed}: {fault.name} of node {victim}, coordinators {coordinators}")
+
+    def context() -> str:
+        return (f"seed {seed}, {fault.name} of node {victim} ({address(victim)})\n"
+                f"logs:\n{log_excerpt(cluster, nodes)}")
+
+    create_history_table(cluster, table)
+    with session_on(cluster, coordinators) as session, resumed_at_the_end(cluster, nodes):
+        probe = probe_key(session, victim)
+        workload = QuorumWorkload(session, table, observed, unobserved, seed)
+        workload.start()
+        try:
+            time.sleep(rng.uniform(1.0, 2.0))
+            injected = time.monotonic()
+            fault.inject(victim)
+            # Until the coordinators convict the victim, its share of every
+            # request times out; then it is left out.
+            wait_until(lambda: sees_down(session, table, probe), 30,
+                       lambda: f"the coordinators to see node {victim} down ({context()})")
+            time.sleep(max(0.0, injected + rng.uniform(*FAULT_SECONDS) - time.monotonic()))
+            healed = time.monotonic()
+            fault.heal(victim)
+            time.sleep(3.0)
+        finally:
+            workload.stop()
+        history = workload.history
+        print(history.summary())
+
+        during = [w for w in history.writes if injected < w.started and w.finished < healed]
+        assert any(w.acknowledged for w in during), (
+            f"no QUORUM write succeeded while one replica of three was out:\n"
+            f"{[w.error for w in during][:5]}\n{context()}")
+        assert any(injected < r.started and r.finished < healed for r in history.reads), (
+            f"no QUORUM read answered while one replica of three was out:\n"
+            f"{history.failed_reads[:5]}\n{context()}")
+
+        violations = read_violations(history)
+        assert not violations, f"QUORUM reads broke their promise: {report(violations)}\n{context()}"
+
+        # Hints: the victim gets what it missed, although nothing read those keys.
+        acked = history.acknowledged_values()
+        missing_on_victim: dict[int, set[int]] = {}
+
+        def victim_has_unobserved_writes() -> bool:
+            held = replica_contents(cluster, victim, table, unobserved)
+            missing_on_victim.clear()
+            missing_on_victim.update({k: acked.get(k, set()) - held[k].values
+                                      for k in unobserved if acked.get(k, set()) - held[k].values})
+            return not missing_on_victim
+
+        deadline = time.monotonic() + HINT_DELIVERY_TIMEOUT_S
+        while not victim_has_unobserved_writes():
+            assert time.monotonic() < deadline, (
+                f"node {victim} did not get the writes it missed (hints) within "
+                f"{HINT_DELIVERY_TIMEOUT_S:.0f} s; missing per key: {missing_on_victim}\n"
+                f"{context()}")
+            time.sleep(1.0)
+
+        # No acknowledged write lost, and the replicas converge.
+        wait_until(lambda: sees_all_up(session, table, probe), 30,
+                   lambda: f"the coordinators to see every node up ({context()})")
+        final = {k: read_until_answered(session, table, k, ConsistencyLevel.ALL, 30) for k in keys}
+    lost = lost_writes(history, final)
+    assert not lost, f"acknowledged writes lost: {report(lost)}\n{context()}"
+    for node in range(1, nodes + 1):
+        held = replica_contents(cluster, node, table, keys)
+        diverged = [f"key {k}: node has {sorted(held[k].values)} latest={held[k].latest}, "
+                    f"ALL read {sorted(final[k].values)} latest={final[k].latest}"
+                    for k in keys if (held[k].values, held[k].latest) !=
+                    (final[k].values, final[k].latest)]
+        assert not diverged, (f"node {node} differs from the ALL read that repaired it: "
+                              f"{report(diverged)}\n{context()}")
+    return ScenarioResult(history, final, victim)
+
+
+# --- scenarios on a shared three-node cluster ----------------------------------
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[RunningCluster]:
+    with running_cluster() as running:
+        yield running
+
+
+def test_a_frozen_replica_loses_nothing_and_gets_its_hints(cluster: RunningCluster) -> None:
+    print(f"SIBYL_FAULT_SEED={SEED}")
+    run_scenario(cluster, 3, "frozen", freeze(cluster), SEED)
+
+
+def test_a_killed_replica_loses_nothing_and_gets_its_hints_after_restart(
+        cluster: RunningCluster) -> None:
+    print(f"SIBYL_FAULT_SEED={SEED}")
+    run_scenario(cluster, 3, "killed", kill_and_restart(cluster), SEED + 1)
+
+
+# --- read repair ---------------------------------------------------------------------
+
+def test_read_repair_brings_a_stale_replica_up_to_date() -> None:
+    """Hinted handoff off on the only coordinator: a replica that missed
+    writes stays stale until a read repairs it, and a blocking read repair
+    finishes before the read answers."""
+    print(f"SIBYL_FAULT_SEED={SEED}")
+    rng = random.Random(SEED + 3)
+    victim, coordinator = rng.sample([1, 2, 3], 2)
+    third = 6 - victim - coordinator
+    keys = rng.sample(range(1, 1000), 8)
+    table = "repaired"
+    with running_cluster() as cluster, resumed_at_the_end(cluster, 3):
+        def context() -> str:
+            return (f"seed {SEED}: victim node {victim}, coordinator node {coordinator}\n"
+                    f"logs:\n{log_excerpt(cluster, 3)}")
+
+        create_history_table(cluster, table)
+        # The coordinator again, without hints.
+        old = cluster.pid(coordinator)
+        os.kill(old, signal.SIGTERM)
+        wait_until(lambda: not Path(f"/proc/{old}").exists(), 30, lambda: "the coordinator to stop")
+        cluster.start_node(coordinator, ("--hinted-handoff-enabled", "false"))
+        cluster.wait_until_serving(coordinator)
+
+        with session_on(cluster, [coordinator]) as session:
+            wait_until(lambda: sees_all_up(session, table, 0), 30,
+                       lambda: f"every node up ({context()})")
+            first = session.prepare(f"INSERT INTO {KEYSPACE}.{table} (k, v, latest) VALUES (?, ?, ?)")
+            first.consistency_level = ConsistencyLevel.ALL
+            for k in keys:
+                session.execute(first, (k, 1, 1))
+            os.kill(cluster.pid(victim), signal.SIGSTOP)
+            wait_until(lambda: sees_down(session, table, 0), 30,
+                       lambda: f"node {coordinator} to see node {victim} down ({context()})")
+            second = session.prepare(f"INSERT INTO {KEYSPACE}.{table} (k, v, latest) VALUES (?, ?, ?)")
+            second.consistency_level = ConsistencyLevel.ONE
+            for k in keys:
+                session.execute(second, (k, 2, 2))
+            wait_until(lambda: all(r.latest == 2 for r in
+                                   replica_contents(cluster, third, table, keys).values()),
+                       30, lambda: f"node {third} to get the second writes ({context()})")
+            os.kill(cluster.pid(victim), signal.SIGCONT)
+            wait_until(lambda: sees_all_up(session, table, 0), 30,
+                       lambda: f"node {coordinator} to see node {victim} up ({context()})")
+
+        stale = replica_contents(cluster, victim, table, keys)
+        assert all((r.values, r.latest) == (frozenset({1}), 1) for r in stale.values()), (
+            f"node {victim} got the writes made while it was down although the coordinator "
+            f"keeps no hints: {stale}\n{context()}")
+
+        # Half the keys repaired by an ALL read through the coordinator, half
+        # by a QUORUM read through the victim (which asks itself first).
+        repaired_at_all, repaired_at_quorum = keys[:4], keys[4:]
+        with session_on(cluster, [coordinator]) as session:
+            for k in repaired_at_all:
+                got = read_key(session, table, k, ConsistencyLevel.ALL)
+                assert (got.values, got.latest) == (frozenset({1, 2}), 2), context()
+        with session_on(cluster, [victim]) as session:
+            for k in repaired_at_quorum:
+                got = read_key(session, table, k, ConsistencyLevel.QUORUM)
+                assert (got.values, got.latest) == (frozenset({1, 2}), 2), context()
+        # Blocking read repair: done before those reads answered, so no wait here.
+        for node in (victim, coordinator, third):
+            held = replica_contents(cluster, node, table, keys)
+            wrong = {k: (sorted(r.values), r.latest) for k, r in held.items()
+                     if (r.values, r.latest) != (frozenset({1, 2}), 2)}
+            assert not wrong, f"node {node} not repaired: {wrong}\n{context()}"
+
+
+# --- network partition ----------------------------------------------------------------
+
+def network_namespace_unavailable() -> str | None:
+    """Why a partition cannot be made here, or None."""
+    if os.geteuid() != 0:
+        return "needs root for unshare -n and nft"
+    for tool in ("unshare", "ip", "nft"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed"
+    probe = subprocess.run(["unshare", "-n", "--", "sh", "-c",
+                            "ip link set lo up && nft list ruleset"],
+                           capture_output=True, text=True, timeout=30)
+    if probe.returncode != 0:
+        return f"cannot use a private network namespace: {probe.stderr.strip()}"
+    return None
+
+
+def test_a_partitioned_replica_loses_nothing_and_converges(tmp_path: Path) -> None:
+    """Runs test_partition_inside_network_namespace under `unshare -n`,
+    where nftables rules cannot touch anything but the test's cluster."""
+    why_not = network_namespace_unavailable()
+    if why_not:
+        pytest.skip(why_not)
+    print(f"SIBYL_FAULT_SEED={SEED}")
+    env = dict(os.environ, **{IN_NETNS_ENV: str(tmp_path), "SIBYL_FAULT_SEED": str(SEED)})
+    command = ["unshare", "-n", "--", "sh", "-c", 'ip link set lo up && exec "$@"', "sh",
+               sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-s",
+               f"{Path(__file__).name}::test_partition_inside_network_namespace"]
+    try:
+        inner = subprocess.run(command, cwd=HERE, env=env, capture_output=True, text=True,
+                               timeout=240)
+    finally:
+        # Whatever the inner run left behind (it may have been killed).
+        for directory in tmp_path.glob("*/cluster"):
+            RunningCluster(directory, 0, 0, 0).command("stop")
+    output = inner.stdout + inner.stderr
+    print(output)
+    assert inner.returncode == 0 and " passed" in output, (
+        f"the partition test failed inside its network namespace (seed {SEED}):\n{output}")
+
+
+def test_partition_inside_network_namespace() -> None:
+    """The partition scenario proper; runs only inside the namespace that
+    test_a_partitioned_replica_loses_nothing_and_converges made."""
+    parent = os.environ.get(IN_NETNS_ENV)
+    if not parent:
+        pytest.skip("runs inside a private network namespace only (started by "
+                    "test_a_partitioned_replica_loses_nothing_and_converges)")
+    with running_cluster(parent=Path(parent)) as cluster:
+        run_scenario(cluster, 3, "partitioned", partition(cluster, 3), SEED + 2)
+
+
+def partition(cluster: RunningCluster, nodes: int) -> Fault:
+    """Drops, in the input hook, every packet between the victim's address
+    and the others' to or from the storage port: both directions of both
+    nodes' connections (each node binds its outgoing internode sockets to its
+    listen address), silently, as a lost link would."""
+    def cut(victim: int) -> None:
+        others = ", ".join(address(i) for i in range(1, nodes + 1) if i != victim)
+        rules = []
+        for src, dst in ((address(victim), f"{{ {others} }}"), (f"{{ {others} }}", address(victim))):
+            for port in ("dport", "sport"):
+                rules.append(f"    ip saddr {src} ip daddr {dst} tcp {port} {cluster.storage_port} drop")
+        ruleset = ("table inet sibyl_partition {\n"
+                   "  chain input {\n"
+                   "    type filter hook input priority 0; policy accept;\n"
+                   + "\n".join(rules) + "\n  }\n}\n")
+        subprocess.run(["nft", "-f", "-"], input=ruleset, text=True, check=True, timeout=30)
+
+    def heal(victim: int) -> None:
+        subprocess.run(["nft", "delete", "table", "inet", "sibyl_partition"], check=True,
+                       timeout=30)
+    return Fault("nftables partition", cut, heal)
+
+
+# --- longer runs (SIBYL_LONG_FAULT_TESTS=1) ------------------------------------------------
+
+@long_test
+def test_five_nodes_under_a_nemesis_of_freezes_and_kills() -> None:
+    """Five nodes, RF 3: four faults in a row, each on a random node, each a
+    freeze or a kill; every fault is checked as a scenario of its own."""
+    rng = random.Random(SEED + 4)
+    print(f"SIBYL_FAULT_SEED={SEED}")
+    with running_cluster(nodes=5) as cluster:
+        for round_number in range(4):
+            fault = rng.choice([freeze(cluster), kill_and_restart(cluster)])
+            run_scenario(cluster, 5, f"nemesis{round_number}", fault, rng.randrange(2**31))
+
+
+# --- the checker itself ----------------------------------------------------------
+
+def test_the_checker_accepts_a_consistent_history_and_flags_each_kind_of_violation() -> None:
+    """The cluster tests are only as good as the checker: each rule must fire
+    on a history that breaks it, and stay quiet on one that keeps it."""
+    good = History()
+    good.record_write(Write(1, 1, 0.0, 1.0, True))
+    good.record_write(Write(1, 2, 2.0, 3.0, False, "WriteTimeout"))  # undecided
+    good.record_write(Write(1, 3, 4.0, 5.0, True))
+    good.record_read(Read(1, 0.5, 0.9, frozenset(), None))          # before any ack
+    good.record_read(Read(1, 1.5, 1.6, frozenset({1}), 1))
+    good.record_read(Read(1, 2.5, 2.6, frozenset({1, 2}), 2))       # the undecided one landed
+    good.record_read(Read(1, 4.5, 5.5, frozenset({1, 2, 3}), 3))    # concurrent with 3
+    assert read_violations(good) == []
+    assert lost_writes(good, {1: Read(1, 6.0, 6.1, frozenset({1, 2, 3}), 3)}) == []
+
+    def violations_with(read: Read) -> list[str]:
+        history = History(writes=list(good.writes), reads=[read])
+        return read_violations(history)
+
+    (stale,) = violations_with(Read(1, 5.5, 5.6, frozenset({1, 2}), 2))[:1]
+    assert stale.startswith("stale read of key 1") and "missing [3]" in stale
+    assert any(v.startswith("register of key 1 behind")
+               for v in violations_with(Read(1, 5.5, 5.6, frozenset({1, 3}), 1)))
+    assert any("never written" in v for v in violations_with(Read(1, 1.5, 1.6, frozenset({1, 2}), 2)))
+    assert any("never written" in v for v in violations_with(Read(1, 1.5, 1.6, frozenset({1, 9}), 9)))
+    assert any("register latest=1 but the largest row is 3" in v
+               for v in violations_with(Read(1, 5.5, 5.6, frozenset({1, 3}), 1)))
+    assert lost_writes(good, {1: Read(1, 6.0, 6.1, frozenset({1}), 1)}) == [
+        "key 1: acknowledged values [3] are lost"]
+    assert lost_writes(good, {}) == ["key 1: acknowledged values [1, 3] are lost"]
