@@ -46,6 +46,7 @@ choices (timings on a real machine still differ).
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import shutil
@@ -204,27 +205,36 @@ def wait_until(condition: Callable[[], object], timeout_s: float, what: Callable
 # --- the workload -------------------------------------------------------------
 
 class QuorumWorkload:
-    """A writer and a reader thread at QUORUM, recording a History.
+    """Writer and reader threads at QUORUM, recording a History.
 
-    The writer writes every key; the reader reads only the observed keys, so
-    the unobserved ones are never read-repaired during the run: the victim
-    can only get them from the writes themselves or from hints."""
+    Each writer owns a share of the keys, so each key's writes are
+    sequential: its values and the driver's client timestamps increase
+    together, and the newest write holds the largest value. Values come from
+    one counter: every (key, value) pair is unique. The readers read only the
+    observed keys, so the unobserved ones are never read-repaired during the
+    run: the victim can get them only from the writes themselves or from
+    hints."""
 
     def __init__(self, session, table: str, observed: list[int], unobserved: list[int],
-                 seed: int):
+                 seed: int, writers: int = 2, readers: int = 2):
         self.session = session
         self.table = table
         self.observed = observed
-        self.keys = observed + unobserved
         self.history = History()
-        self._writer_random = random.Random(seed * 2 + 1)
-        self._reader_random = random.Random(seed * 2 + 2)
         self._stop = threading.Event()
+        self._values = itertools.count(1)
+        self._values_lock = threading.Lock()
         self._insert = session.prepare(
             f"INSERT INTO {KEYSPACE}.{table} (k, v, latest) VALUES (?, ?, ?)")
         self._insert.consistency_level = ConsistencyLevel.QUORUM
-        self._threads = [threading.Thread(target=self._write_loop, name="writer", daemon=True),
-                         threading.Thread(target=self._read_loop, name="reader", daemon=True)]
+        keys = observed + unobserved
+        self._threads = [
+            threading.Thread(target=self._write_loop, name=f"writer{i}", daemon=True,
+                             args=(keys[i::writers], random.Random(seed * 16 + i)))
+            for i in range(writers)] + [
+            threading.Thread(target=self._read_loop, name=f"reader{i}", daemon=True,
+                             args=(random.Random(seed * 16 + 8 + i),))
+            for i in range(readers)]
 
     def start(self) -> None:
         for t in self._threads:
@@ -236,11 +246,14 @@ class QuorumWorkload:
             t.join(60)
             assert not t.is_alive(), f"the {t.name} thread is stuck in a request"
 
-    def _write_loop(self) -> None:
-        value = 0
+    def _next_value(self) -> int:
+        with self._values_lock:
+            return next(self._values)
+
+    def _write_loop(self, keys: list[int], rng: random.Random) -> None:
         while not self._stop.is_set():
-            value += 1  # unique, and increasing for every key
-            key = self._writer_random.choice(self.keys)
+            value = self._next_value()
+            key = rng.choice(keys)
             started = time.monotonic()
             try:
                 self.session.execute(self._insert, (key, value, value))
@@ -250,9 +263,9 @@ class QuorumWorkload:
                                                 f"{type(e).__name__}: {e}"))
             time.sleep(0.01)
 
-    def _read_loop(self) -> None:
+    def _read_loop(self, rng: random.Random) -> None:
         while not self._stop.is_set():
-            key = self._reader_random.choice(self.observed)
+            key = rng.choice(self.observed)
             try:
                 self.history.record_read(
                     read_key(self.session, self.table, key, ConsistencyLevel.QUORUM))
