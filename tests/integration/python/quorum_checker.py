@@ -18,6 +18,10 @@ What a history must satisfy:
 - it sees nothing never written: every value was attempted before the read
   finished (a write that failed or timed out may or may not have landed, so
   seeing it, or not, is allowed);
+- once a QUORUM read returned a value, every QUORUM read that begins after
+  it returns that value too, even one of a write that failed: blocking read
+  repair writes what a read returns to the replicas it read before it
+  answers, and any two quorums share a replica (docs/cluster.md);
 - the register agrees with the rows (the newest mutation wrote both);
 - a final read (ALL, after the faults healed) holds every acknowledged write:
   no acknowledged write is lost.
@@ -96,6 +100,9 @@ def read_violations(history: History) -> list[str]:
         attempted_by_key[w.key][w.value] = w
         if w.acknowledged:
             acked_by_key[w.key].append(w)
+    reads_by_key: dict[int, list[Read]] = defaultdict(list)
+    for r in history.reads:
+        reads_by_key[r.key].append(r)
     violations = []
     for r in sorted(history.reads, key=lambda r: r.started):
         before = {w.value for w in acked_by_key[r.key] if w.finished < r.started}
@@ -105,6 +112,14 @@ def read_violations(history: History) -> list[str]:
                 f"stale read of key {r.key} (began {r.started:.3f}, ended {r.finished:.3f}): "
                 f"missing {sorted(missing)}, acknowledged at "
                 f"{[round(attempted_by_key[r.key][v].finished, 3) for v in sorted(missing)]}")
+        for earlier in reads_by_key[r.key]:
+            unseen = earlier.values - r.values - missing
+            if earlier.finished < r.started and unseen:
+                violations.append(
+                    f"non-monotonic reads of key {r.key}: a read that ended at "
+                    f"{earlier.finished:.3f} returned {sorted(unseen)}, the read that began at "
+                    f"{r.started:.3f} (ended {r.finished:.3f}) did not")
+                break
         if before and (r.latest is None or r.latest < max(before)):
             violations.append(
                 f"register of key {r.key} behind (read began {r.started:.3f}): "
