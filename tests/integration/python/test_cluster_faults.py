@@ -150,6 +150,15 @@ def replica_contents(cluster: RunningCluster, node: int, table: str,
         return {k: read_until_answered(session, table, k, ConsistencyLevel.ONE, 30) for k in keys}
 
 
+def replicated_by(session, node: int, keys: list[int]) -> list[int]:
+    """The keys of which `node` is a replica, by the driver's token map (all
+    of them with three nodes and RF 3)."""
+    metadata = session.cluster.metadata
+    return [k for k in keys
+            if any(host.address == address(node)
+                   for host in metadata.get_replicas(KEYSPACE, struct.pack(">i", k)))]
+
+
 def probe_key(session, victim: int) -> int:
     """A key (outside the workload's) of which the victim is a replica, by
     the driver's token map: ALL reads of it tell whether the coordinator
@@ -169,8 +178,10 @@ def sees_down(session, table: str, probe: int) -> bool:
         read_key(session, table, probe, ConsistencyLevel.ALL)
     except NoHostAvailable as e:
         return any(isinstance(err, Unavailable) for err in e.errors.values())
-    except (ReadTimeout, Unavailable) as e:
-        return isinstance(e, Unavailable)
+    except Unavailable:
+        return True
+    except ReadTimeout:  # not convicted yet: the coordinator waited for it
+        return False
     return False
 
 
@@ -359,6 +370,8 @@ def run_scenario(cluster: RunningCluster, nodes: int, table: str, fault: Fault,
     with session_on(cluster, coordinators) as session, session_on(cluster, [victim]) as direct, \
             resumed_at_the_end(cluster, nodes):
         probe = probe_key(session, victim)
+        # Where the victim's own copy can be asked for (ONE, locally).
+        hinted_keys = replicated_by(session, victim, unobserved)
         workload = QuorumWorkload(session, table, observed, unobserved, seed,
                                   victim_writer=(direct, through_victim))
         workload.start()
@@ -398,13 +411,15 @@ def run_scenario(cluster: RunningCluster, nodes: int, table: str, fault: Fault,
 
         # Hints: the victim gets what it missed, although nothing read those keys.
         acked = history.acknowledged_values()
+        assert any(acked.get(k) for k in hinted_keys), (
+            f"no acknowledged write to check hints with: keys {hinted_keys}\n{context()}")
         missing_on_victim: dict[int, set[int]] = {}
 
         def victim_has_unobserved_writes() -> bool:
-            held = replica_contents(cluster, victim, table, unobserved)
+            held = replica_contents(cluster, victim, table, hinted_keys)
             missing_on_victim.clear()
             missing_on_victim.update({k: acked.get(k, set()) - held[k].values
-                                      for k in unobserved if acked.get(k, set()) - held[k].values})
+                                      for k in hinted_keys if acked.get(k, set()) - held[k].values})
             return not missing_on_victim
 
         deadline = time.monotonic() + HINT_DELIVERY_TIMEOUT_S
