@@ -19,7 +19,7 @@ victim itself, whose writes the fault leaves undecided), hurts one replica
 - convergence: after the final ALL read (blocking read repair) every node,
   asked alone at ONE, holds exactly what that read returned.
 
-Scenarios (CI runs these; the whole file takes about 1.5 minutes):
+Scenarios (CI runs these; the whole file takes about 1.7 minutes):
 
 - SIGSTOP of a replica, then SIGCONT;
 - kill -9 of a replica, then a restart on the same data; and the same with
@@ -30,7 +30,9 @@ Scenarios (CI runs these; the whole file takes about 1.5 minutes):
   address and the others' on the storage (internode) port. Client traffic
   (the driver talks to the other nodes only) and etcd (every node reaches it
   from 127.0.0.1) are left alone: it is the replicas that are cut apart.
-  Skipped when not root or when unshare, ip or nft is missing;
+  And a one-way partition: only the others' connections to the victim are
+  cut, so it is heard (its heartbeats arrive, it is never convicted) but not
+  reached. Skipped when not root or when unshare, ip or nft is missing;
 - read repair alone: with hinted handoff off on the coordinator
   (`--hinted-handoff-enabled false`), a write at ONE while the victim is
   frozen and convicted leaves it stale; an ALL read (through a healthy node)
@@ -79,6 +81,7 @@ SEED = int(os.environ.get("SIBYL_FAULT_SEED") or random.SystemRandom().randrange
 LONG = os.environ.get("SIBYL_LONG_FAULT_TESTS") == "1"
 IN_NETNS_ENV = "SIBYL_FAULTS_IN_NETNS"  # set: running inside; its value: where clusters go
 NETNS_NODES_ENV = "SIBYL_FAULTS_NETNS_NODES"
+NETNS_ONE_WAY_ENV = "SIBYL_FAULTS_NETNS_ONE_WAY"
 long_test = pytest.mark.skipif(not LONG, reason="set SIBYL_LONG_FAULT_TESTS=1 to run")
 
 KEYSPACE = "faults"
@@ -311,6 +314,7 @@ class Fault:
     inject: Callable[[int], None]
     heal: Callable[[int], None]
     convicted: bool = True
+    seconds: tuple[float, float] = SHORT_FAULT_SECONDS  # how long, when not convicted
 
 
 def freeze(cluster: RunningCluster, convicted: bool = True) -> Fault:
@@ -386,7 +390,7 @@ def run_scenario(cluster: RunningCluster, nodes: int, table: str, fault: Fault,
                            lambda: f"the coordinators to see node {victim} down ({context()})")
                 time.sleep(max(0.0, injected + rng.uniform(*FAULT_SECONDS) - time.monotonic()))
             else:
-                time.sleep(rng.uniform(*SHORT_FAULT_SECONDS))
+                time.sleep(rng.uniform(*fault.seconds))
             healed = time.monotonic()
             fault.heal(victim)
             time.sleep(3.0)
@@ -562,15 +566,17 @@ def network_namespace_unavailable() -> str | None:
     return None
 
 
-def run_inside_network_namespace(tmp_path: Path, nodes: int) -> None:
-    """Runs test_partition_inside_network_namespace on `nodes` nodes under
-    `unshare -n`, where nftables rules cannot touch anything but the test's
-    cluster, and fails with its output if it fails."""
+def run_inside_network_namespace(tmp_path: Path, nodes: int, one_way: bool = False) -> None:
+    """Runs test_partition_inside_network_namespace on `nodes` nodes (with
+    a `one_way` partition or not) under `unshare -n`, where nftables rules
+    cannot touch anything but the test's cluster, and fails with its output
+    if it fails."""
     why_not = network_namespace_unavailable()
     if why_not:
         pytest.skip(why_not)
     print(f"SIBYL_FAULT_SEED={SEED}")
     env = dict(os.environ, **{IN_NETNS_ENV: str(tmp_path), NETNS_NODES_ENV: str(nodes),
+                              NETNS_ONE_WAY_ENV: "1" if one_way else "",
                               "SIBYL_FAULT_SEED": str(SEED)})
     command = ["unshare", "-n", "--", "sh", "-c", 'ip link set lo up && exec "$@"', "sh",
                sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-s",
@@ -592,6 +598,14 @@ def test_a_partitioned_replica_loses_nothing_and_converges(tmp_path: Path) -> No
     run_inside_network_namespace(tmp_path, 3)
 
 
+def test_a_replica_others_cannot_reach_but_hear_loses_nothing(tmp_path: Path) -> None:
+    """A one-way partition: the victim's own connections work, so its
+    heartbeats arrive and the others never convict it, but nothing they send
+    reaches it. Requests to it time out; what it missed is hinted to a node
+    believed alive, and delivered once the link heals."""
+    run_inside_network_namespace(tmp_path, 3, one_way=True)
+
+
 @long_test
 def test_a_partitioned_replica_of_five_loses_nothing_and_converges(tmp_path: Path) -> None:
     run_inside_network_namespace(tmp_path, 5)
@@ -605,21 +619,30 @@ def test_partition_inside_network_namespace() -> None:
         pytest.skip("runs inside a private network namespace only (started by "
                     "test_a_partitioned_replica_loses_nothing_and_converges)")
     nodes = int(os.environ.get(NETNS_NODES_ENV, "3"))
+    one_way = os.environ.get(NETNS_ONE_WAY_ENV) == "1"
     with running_cluster(nodes=nodes, parent=Path(parent)) as cluster:
-        run_scenario(cluster, nodes, "partitioned", partition(cluster, nodes), SEED + 2)
+        run_scenario(cluster, nodes, "partitioned", partition(cluster, nodes, one_way),
+                     SEED + (6 if one_way else 2))
 
 
-def partition(cluster: RunningCluster, nodes: int) -> Fault:
-    """Drops, in the input hook, every packet between the victim's address
-    and the others' to or from the storage port: both directions of both
-    nodes' connections (each node binds its outgoing internode sockets to its
-    listen address), silently, as a lost link would."""
+def partition(cluster: RunningCluster, nodes: int, one_way: bool = False) -> Fault:
+    """Drops, in the input hook, silently (as a lost link would), every
+    packet between the victim's address and the others' to or from the
+    storage port: both directions of the connections both ways (each node
+    binds its outgoing internode sockets to its listen address, and sends
+    its messages, replies included, over its own outgoing connections).
+    `one_way`: only the others' connections to the victim are cut (their
+    packets to its storage port), so the victim is heard but not reached."""
     def cut(victim: int) -> None:
         others = ", ".join(address(i) for i in range(1, nodes + 1) if i != victim)
-        rules = []
-        for src, dst in ((address(victim), f"{{ {others} }}"), (f"{{ {others} }}", address(victim))):
-            for port in ("dport", "sport"):
-                rules.append(f"    ip saddr {src} ip daddr {dst} tcp {port} {cluster.storage_port} drop")
+        port = cluster.storage_port
+        if one_way:
+            rules = [f"    ip saddr {{ {others} }} ip daddr {address(victim)} tcp dport {port} drop"]
+        else:
+            rules = [f"    ip saddr {src} ip daddr {dst} tcp {direction} {port} drop"
+                     for src, dst in ((address(victim), f"{{ {others} }}"),
+                                      (f"{{ {others} }}", address(victim)))
+                     for direction in ("dport", "sport")]
         ruleset = ("table inet sibyl_partition {\n"
                    "  chain input {\n"
                    "    type filter hook input priority 0; policy accept;\n"
@@ -629,6 +652,8 @@ def partition(cluster: RunningCluster, nodes: int) -> Fault:
     def heal(victim: int) -> None:
         subprocess.run(["nft", "delete", "table", "inet", "sibyl_partition"], check=True,
                        timeout=30)
+    if one_way:
+        return Fault("one-way nftables partition", cut, heal, convicted=False, seconds=(7.0, 9.0))
     return Fault("nftables partition", cut, heal)
 
 
