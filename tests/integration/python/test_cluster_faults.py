@@ -481,10 +481,15 @@ def test_a_replica_restarted_before_it_is_seen_down_loses_nothing(
 
 # --- read repair ---------------------------------------------------------------------
 
+# After the second writes: row 2 and the register at 2; row 1 deleted.
+REPAIRED = (frozenset({2}), 2)
+
+
 def test_read_repair_brings_a_stale_replica_up_to_date() -> None:
     """Hinted handoff off on the only coordinator: a replica that missed
-    writes stays stale until a read repairs it, and a blocking read repair
-    finishes before the read answers."""
+    writes (a new row, a newer register value, a row's tombstone) stays
+    stale until a read repairs it, and a blocking read repair finishes
+    before the read answers."""
     print(f"SIBYL_FAULT_SEED={SEED}")
     rng = random.Random(SEED + 3)
     victim, coordinator = rng.sample([1, 2, 3], 2)
@@ -514,11 +519,15 @@ def test_read_repair_brings_a_stale_replica_up_to_date() -> None:
             os.kill(cluster.pid(victim), signal.SIGSTOP)
             wait_until(lambda: sees_down(session, table, 0), 30,
                        lambda: f"node {coordinator} to see node {victim} down ({context()})")
+            # A new row and register value, and a tombstone for the old row.
             second = session.prepare(f"INSERT INTO {KEYSPACE}.{table} (k, v, latest) VALUES (?, ?, ?)")
             second.consistency_level = ConsistencyLevel.ONE
+            delete = session.prepare(f"DELETE FROM {KEYSPACE}.{table} WHERE k = ? AND v = 1")
+            delete.consistency_level = ConsistencyLevel.ONE
             for k in keys:
                 session.execute(second, (k, 2, 2))
-            wait_until(lambda: all(r.latest == 2 for r in
+                session.execute(delete, (k,))
+            wait_until(lambda: all((r.values, r.latest) == REPAIRED for r in
                                    replica_contents(cluster, third, table, keys).values()),
                        30, lambda: f"node {third} to get the second writes ({context()})")
             os.kill(cluster.pid(victim), signal.SIGCONT)
@@ -536,16 +545,16 @@ def test_read_repair_brings_a_stale_replica_up_to_date() -> None:
         with session_on(cluster, [coordinator]) as session:
             for k in repaired_at_all:
                 got = read_key(session, table, k, ConsistencyLevel.ALL)
-                assert (got.values, got.latest) == (frozenset({1, 2}), 2), context()
+                assert (got.values, got.latest) == REPAIRED, f"{got}\n{context()}"
         with session_on(cluster, [victim]) as session:
             for k in repaired_at_quorum:
                 got = read_key(session, table, k, ConsistencyLevel.QUORUM)
-                assert (got.values, got.latest) == (frozenset({1, 2}), 2), context()
+                assert (got.values, got.latest) == REPAIRED, f"{got}\n{context()}"
         # Blocking read repair: done before those reads answered, so no wait here.
         for node in (victim, coordinator, third):
             held = replica_contents(cluster, node, table, keys)
             wrong = {k: (sorted(r.values), r.latest) for k, r in held.items()
-                     if (r.values, r.latest) != (frozenset({1, 2}), 2)}
+                     if (r.values, r.latest) != REPAIRED}
             assert not wrong, f"node {node} not repaired: {wrong}\n{context()}"
 
 
