@@ -11,15 +11,17 @@ victim itself, whose writes the fault leaves undecided), hurts one replica
 - every QUORUM read saw every QUORUM write acknowledged before it began,
   every value an earlier QUORUM read returned, and nothing never written;
 - no acknowledged write is lost (a final read at ALL);
+  (The readers read single partitions and, now and then, the whole table:
+  range scans across the ring.)
 - hints: what was written while the victim was out reaches it. Half the keys
-  are never read during the run ("unobserved"), so nothing but the writes
-  themselves and hint replay can bring them to the victim, which is asked
-  alone at ONE (a replica reads itself first; the table has
+  are in a table nothing reads during the run ("unobserved"), so nothing but
+  the writes themselves and hint replay can bring them to the victim, which
+  is asked alone at ONE (a replica reads itself first; the tables have
   speculative_retry = 'NONE' so no other replica answers for it);
 - convergence: after the final ALL read (blocking read repair) every node,
   asked alone at ONE, holds exactly what that read returned.
 
-Scenarios (CI runs these; the whole file takes about 1.7 minutes):
+Scenarios (CI runs these; the whole file takes about 1.7-2 minutes):
 
 - SIGSTOP of a replica, then SIGCONT;
 - kill -9 of a replica, then a restart on the same data; and the same with
@@ -132,6 +134,36 @@ def read_key(session, table: str, key: int, level: int) -> Read:
                 rows[0].latest if rows else None)
 
 
+def scan_table(session, table: str, keys: list[int], level: int) -> list[Read]:
+    """One read of the whole table (a range scan), as a Read of each of
+    `keys` (empty when the scan had no row of it), all with the scan's
+    times: a page fetched later only makes the check stricter."""
+    started = time.monotonic()
+    rows = list(session.execute(SimpleStatement(
+        f"SELECT k, v, latest FROM {KEYSPACE}.{table}", consistency_level=level)))
+    finished = time.monotonic()
+    values: dict[int, set[int]] = {k: set() for k in keys}
+    latest: dict[int, int | None] = {k: None for k in keys}
+    for row in rows:
+        values.setdefault(row.k, set())
+        if row.v is not None:
+            values[row.k].add(row.v)
+        latest[row.k] = row.latest
+    return [Read(k, started, finished, frozenset(values[k]), latest.get(k)) for k in values]
+
+
+@dataclass(frozen=True)
+class HistoryTables:
+    """A scenario's two tables: `read` holds the keys the readers read,
+    `unread` the keys nothing reads until the end (see QuorumWorkload)."""
+    read: str
+    unread: str
+    unread_keys: frozenset[int]
+
+    def of(self, key: int) -> str:
+        return self.unread if key in self.unread_keys else self.read
+
+
 def read_until_answered(session, table: str, key: int, level: int, timeout_s: float) -> Read:
     """Reads `key` at `level`, again while the cluster answers Unavailable or
     a timeout (a node just back is not yet seen alive everywhere)."""
@@ -145,12 +177,15 @@ def read_until_answered(session, table: str, key: int, level: int, timeout_s: fl
             time.sleep(0.5)
 
 
-def replica_contents(cluster: RunningCluster, node: int, table: str,
+def replica_contents(cluster: RunningCluster, node: int, table: str | HistoryTables,
                      keys: list[int]) -> dict[int, Read]:
-    """What `node` itself holds for `keys`: asked alone at ONE, it reads its
-    own replica (local first, no speculative retry)."""
+    """What `node` itself holds for `keys` (in `table`, or in the one of
+    HistoryTables a key is in): asked alone at ONE, it reads its own replica
+    (local first, no speculative retry)."""
+    table_of = table.of if isinstance(table, HistoryTables) else (lambda key: table)
     with session_on(cluster, [node]) as session:
-        return {k: read_until_answered(session, table, k, ConsistencyLevel.ONE, 30) for k in keys}
+        return {k: read_until_answered(session, table_of(k), k, ConsistencyLevel.ONE, 30)
+                for k in keys}
 
 
 def replicated_by(session, node: int, keys: list[int]) -> list[int]:
@@ -230,19 +265,23 @@ class QuorumWorkload:
     Each writer owns a share of the keys, so each key's writes are
     sequential: its values and the driver's client timestamps increase
     together, and the newest write holds the largest value. Values come from
-    one counter: every (key, value) pair is unique. The readers read only the
-    observed keys, so the unobserved ones are never read-repaired during the
-    run: the victim can get them only from the writes themselves or from
-    hints."""
+    one counter: every (key, value) pair is unique. The unobserved keys live
+    in a table of their own that nothing reads during the run, so they are
+    never read-repaired: the victim can get them only from the writes
+    themselves or from hints. The readers read single partitions of the
+    observed table, and now and then the whole table (a range scan across
+    the ring, which also repairs what differs)."""
 
-    def __init__(self, session, table: str, observed: list[int], unobserved: list[int],
-                 seed: int, writers: int = 2, readers: int = 2,
+    RANGE_SCAN_SHARE = 0.15
+
+    def __init__(self, session, tables: "HistoryTables", observed: list[int],
+                 unobserved: list[int], seed: int, writers: int = 2, readers: int = 2,
                  victim_writer: tuple[object, list[int]] | None = None):
         """`victim_writer`: a session to the victim alone and keys (read too)
         that one more writer writes through it: writes a failing coordinator
         leaves undecided, which reads may see or not, but, once seen, always."""
         self.session = session
-        self.table = table
+        self.tables = tables
         self.observed = observed + (victim_writer[1] if victim_writer else [])
         self.history = History()
         self._stop = threading.Event()
@@ -276,15 +315,17 @@ class QuorumWorkload:
             return next(self._values)
 
     def _write_loop(self, session, keys: list[int], rng: random.Random) -> None:
-        insert = session.prepare(
-            f"INSERT INTO {KEYSPACE}.{self.table} (k, v, latest) VALUES (?, ?, ?)")
-        insert.consistency_level = ConsistencyLevel.QUORUM
+        inserts = {}
+        for table in (self.tables.read, self.tables.unread):
+            inserts[table] = session.prepare(
+                f"INSERT INTO {KEYSPACE}.{table} (k, v, latest) VALUES (?, ?, ?)")
+            inserts[table].consistency_level = ConsistencyLevel.QUORUM
         while not self._stop.is_set():
             value = self._next_value()
             key = rng.choice(keys)
             started = time.monotonic()
             try:
-                session.execute(insert, (key, value, value))
+                session.execute(inserts[self.tables.of(key)], (key, value, value))
                 self.history.record_write(Write(key, value, started, time.monotonic(), True))
             except Exception as e:  # noqa: BLE001 - any failure leaves the write undecided
                 self.history.record_write(Write(key, value, started, time.monotonic(), False,
@@ -293,10 +334,15 @@ class QuorumWorkload:
 
     def _read_loop(self, rng: random.Random) -> None:
         while not self._stop.is_set():
-            key = rng.choice(self.observed)
             try:
-                self.history.record_read(
-                    read_key(self.session, self.table, key, ConsistencyLevel.QUORUM))
+                if rng.random() < self.RANGE_SCAN_SHARE:
+                    for read in scan_table(self.session, self.tables.read, self.observed,
+                                           ConsistencyLevel.QUORUM):
+                        self.history.record_read(read)
+                else:
+                    self.history.record_read(read_key(
+                        self.session, self.tables.read, rng.choice(self.observed),
+                        ConsistencyLevel.QUORUM))
             except Exception as e:  # noqa: BLE001 - a failed read promises nothing
                 self.history.record_failed_read(time.monotonic(), f"{type(e).__name__}: {e}")
             time.sleep(0.01)
@@ -370,13 +416,15 @@ def run_scenario(cluster: RunningCluster, nodes: int, table: str, fault: Fault,
         return (f"seed {seed}, {fault.name} of node {victim} ({address(victim)})\n"
                 f"logs:\n{log_excerpt(cluster, nodes)}")
 
-    create_history_table(cluster, table)
+    tables = HistoryTables(table, f"{table}_unread", frozenset(unobserved))
+    create_history_table(cluster, tables.read)
+    create_history_table(cluster, tables.unread)
     with session_on(cluster, coordinators) as session, session_on(cluster, [victim]) as direct, \
             resumed_at_the_end(cluster, nodes):
         probe = probe_key(session, victim)
         # Where the victim's own copy can be asked for (ONE, locally).
         hinted_keys = replicated_by(session, victim, unobserved)
-        workload = QuorumWorkload(session, table, observed, unobserved, seed,
+        workload = QuorumWorkload(session, tables, observed, unobserved, seed,
                                   victim_writer=(direct, through_victim))
         workload.start()
         try:
@@ -420,7 +468,7 @@ def run_scenario(cluster: RunningCluster, nodes: int, table: str, fault: Fault,
         missing_on_victim: dict[int, set[int]] = {}
 
         def victim_has_unobserved_writes() -> bool:
-            held = replica_contents(cluster, victim, table, hinted_keys)
+            held = replica_contents(cluster, victim, tables.unread, hinted_keys)
             missing_on_victim.clear()
             missing_on_victim.update({k: acked.get(k, set()) - held[k].values
                                       for k in hinted_keys if acked.get(k, set()) - held[k].values})
@@ -437,11 +485,12 @@ def run_scenario(cluster: RunningCluster, nodes: int, table: str, fault: Fault,
         # No acknowledged write lost, and the replicas converge.
         wait_until(lambda: sees_all_up(session, table, probe), 30,
                    lambda: f"the coordinators to see every node up ({context()})")
-        final = {k: read_until_answered(session, table, k, ConsistencyLevel.ALL, 30) for k in keys}
+        final = {k: read_until_answered(session, tables.of(k), k, ConsistencyLevel.ALL, 30)
+                 for k in keys}
     lost = lost_writes(history, final)
     assert not lost, f"acknowledged writes lost: {report(lost)}\n{context()}"
     for node in range(1, nodes + 1):
-        held = replica_contents(cluster, node, table, keys)
+        held = replica_contents(cluster, node, tables, keys)
         diverged = [f"key {k}: node has {sorted(held[k].values)} latest={held[k].latest}, "
                     f"ALL read {sorted(final[k].values)} latest={final[k].latest}"
                     for k in keys if (held[k].values, held[k].latest) !=
