@@ -8,11 +8,11 @@ victim itself, whose writes the fault leaves undecided), hurts one replica
 (the victim, drawn from the seed), heals it, and then checks
 (quorum_checker.py):
 
-- every QUORUM read saw every QUORUM write acknowledged before it began,
-  every value an earlier QUORUM read returned, and nothing never written;
+- every QUORUM read (of a single partition, or now and then of the whole
+  table: a range scan across the ring) saw every QUORUM write acknowledged
+  before it began, every value an earlier QUORUM read returned, and nothing
+  never written;
 - no acknowledged write is lost (a final read at ALL);
-  (The readers read single partitions and, now and then, the whole table:
-  range scans across the ring.)
 - hints: what was written while the victim was out reaches it. Half the keys
   are in a table nothing reads during the run ("unobserved"), so nothing but
   the writes themselves and hint replay can bring them to the victim, which
