@@ -5,6 +5,8 @@ at the end; and a driver connected to it."""
 from __future__ import annotations
 
 import contextlib
+import os
+import signal
 import socket
 import subprocess
 import tempfile
@@ -42,6 +44,15 @@ class RunningCluster:
                 self.node_command(i) + list(extra_args), stdout=log, stderr=subprocess.STDOUT)
         self.extra_processes.append(process)
         self.restarted[i] = process
+        # So that `sibyl cluster stop` stops this process, and never signals
+        # the pid of the one before, which the system may have given to
+        # another process since (pids wrap around quickly here).
+        (self.node_dir(i) / "pid").write_text(f"{process.pid}\n")
+
+    def kill_node(self, i: int) -> None:
+        """kill -9 of node i. Its pid file goes with it, for the same reason."""
+        os.kill(self.pid(i), signal.SIGKILL)
+        (self.node_dir(i) / "pid").unlink(missing_ok=True)
 
     def wait_until_serving(self, i: int, timeout_s: float = 60.0) -> None:
         """Waits until node i accepts CQL connections."""

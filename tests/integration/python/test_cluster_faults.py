@@ -91,6 +91,7 @@ KEYSPACE = "faults"
 # enough that writes go on for a while after that.
 FAULT_SECONDS = (8.0, 10.0)
 SHORT_FAULT_SECONDS = (1.5, 3.5)  # healed before the failure detector convicts
+MIN_SECONDS_CONVICTED = 3.0
 HINT_DELIVERY_TIMEOUT_S = 60.0  # hint rounds run every 10 s
 
 
@@ -232,19 +233,36 @@ def sees_all_up(session, table: str, probe: int) -> bool:
 
 
 def log_excerpt(cluster: RunningCluster, nodes: int, lines: int = 12) -> str:
-    """The last warnings and errors of each node's logs, for failure messages."""
+    """For failure messages: whether each node's process lives, the last
+    warnings, errors and UP/DOWN lines of its logs, and their last lines
+    (a crash leaves its backtrace there)."""
     out = []
     for i in range(1, nodes + 1):
+        try:
+            pid = cluster.pid(i)
+            state = f"pid {pid} " + ("alive" if process_alive(pid) else "gone")
+        except (OSError, ValueError):
+            state = "no pid file"
+        out.append(f"--- node{i}: {state}")
         for name in ("sibyl.log", "sibyl-test.log"):
             path = cluster.node_dir(i) / name
             if not path.exists():
                 continue
-            picked = [line for line in path.read_text(errors="replace").splitlines()
+            all_lines = path.read_text(errors="replace").splitlines()
+            picked = [line for line in all_lines
                       if line.startswith(("warn", "error", "critical")) or "DOWN" in line
                       or "UP" in line]
-            if picked:
-                out.append(f"--- node{i}/{name}\n" + "\n".join(picked[-lines:]))
+            out.append(f"--- node{i}/{name}, selected:\n" + "\n".join(picked[-lines:]) +
+                       f"\n--- node{i}/{name}, last lines:\n" + "\n".join(all_lines[-5:]))
     return "\n".join(out)
+
+
+def process_alive(pid: int) -> bool:
+    """Running, and not a zombie."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def wait_until(condition: Callable[[], object], timeout_s: float, what: Callable[[], str]) -> None:
@@ -374,7 +392,7 @@ def kill_and_restart(cluster: RunningCluster, convicted: bool = True) -> Fault:
         cluster.start_node(victim)
         cluster.wait_until_serving(victim)
     return Fault("kill -9" if convicted else "kill -9 and a quick restart",
-                 lambda victim: os.kill(cluster.pid(victim), signal.SIGKILL), restart, convicted)
+                 cluster.kill_node, restart, convicted)
 
 
 @contextmanager
@@ -430,13 +448,17 @@ def run_scenario(cluster: RunningCluster, nodes: int, table: str, fault: Fault,
         try:
             time.sleep(rng.uniform(1.0, 2.0))
             injected = time.monotonic()
+            convicted = injected
             fault.inject(victim)
             if fault.convicted:
                 # Until the coordinators convict the victim, its share of every
-                # request times out; then it is left out.
+                # request times out; then it is left out (for a few seconds
+                # at least, however long the conviction took).
                 wait_until(lambda: sees_down(session, table, probe), 30,
                            lambda: f"the coordinators to see node {victim} down ({context()})")
-                time.sleep(max(0.0, injected + rng.uniform(*FAULT_SECONDS) - time.monotonic()))
+                convicted = time.monotonic()
+                time.sleep(max(MIN_SECONDS_CONVICTED,
+                               injected + rng.uniform(*FAULT_SECONDS) - convicted))
             else:
                 time.sleep(rng.uniform(*fault.seconds))
             healed = time.monotonic()
@@ -454,9 +476,12 @@ def run_scenario(cluster: RunningCluster, nodes: int, table: str, fault: Fault,
         # Reads need the victim convicted: before, a coordinator that asks
         # it waits out the read timeout, and both readers may be stuck so.
         assert not fault.convicted or any(
-            injected < r.started and r.finished < healed for r in history.reads), (
-            f"no QUORUM read answered while one replica was out:\n"
-            f"{history.failed_reads[:5]}\n{context()}")
+            convicted < r.started and r.finished < healed for r in history.reads), (
+            f"no QUORUM read answered while one replica was out and convicted "
+            f"(injected {injected:.3f}, convicted {convicted:.3f}, healed {healed:.3f}); "
+            f"reads that ended after the conviction: "
+            f"{[(r.key, round(r.started, 3), round(r.finished, 3)) for r in history.reads if r.finished > convicted][:8]}; "
+            f"failed reads: {history.failed_reads[:5]}\n{context()}")
 
         violations = read_violations(history)
         assert not violations, f"QUORUM reads broke their promise: {report(violations)}\n{context()}"
