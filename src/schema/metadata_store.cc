@@ -13,6 +13,11 @@ void MetadataStore::AddListener(Listener listener) {
   listeners_.push_back(std::move(listener));
 }
 
+void MetadataStore::AddPublishedListener(Listener listener) {
+  std::lock_guard lock(mutex_);
+  published_listeners_.push_back(std::move(listener));
+}
+
 MetadataStore::CommitResult MetadataStore::Commit(const Transformation& transformation) {
   std::lock_guard lock(mutex_);
   for (;;) {
@@ -58,6 +63,7 @@ void MetadataStore::NotifyAndPublish(const SchemaPtr& before, const SchemaPtr& a
   }
   epoch_.store(epoch, std::memory_order_release);
   schemas_->Publish(after);
+  for (const Listener& listener : published_listeners_) listener(*before, *after);
 }
 
 }  // namespace sibyl::schema

@@ -69,6 +69,10 @@ class MetadataStore {
 
   // REQUIRES: `listener` outlives the store, or the store stops committing first.
   void AddListener(Listener listener);
+  // Called for every change once it is published (readers of schemas() see
+  // it), under the commit lock, in epoch order: for telling clients, who
+  // read the new schema as soon as they hear of it. Must not throw.
+  void AddPublishedListener(Listener listener);
 
   SchemaStore& schemas() { return *schemas_; }
   // The epoch of the last change published (schema or, for a cluster's
@@ -112,8 +116,9 @@ class MetadataStore {
 
   SchemaStore* schemas_;
   mutable std::mutex mutex_;
-  std::atomic<uint64_t> epoch_;      // written under mutex_
-  std::vector<Listener> listeners_;  // GUARDED_BY(mutex_)
+  std::atomic<uint64_t> epoch_;                // written under mutex_
+  std::vector<Listener> listeners_;            // GUARDED_BY(mutex_)
+  std::vector<Listener> published_listeners_;  // GUARDED_BY(mutex_)
 };
 
 // A store that keeps changes in memory only (tests, tools): they are lost

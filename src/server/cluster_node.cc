@@ -104,10 +104,13 @@ void ClusterNode::FollowChanges() {
       [this](const metadata::Directory& before, const metadata::Directory& after) {
         OnDirectoryChange(before, after);
       });
-  store_->AddListener([this](const schema::Schema& before, const schema::Schema& after) {
+  store_->AddListener([this](const schema::Schema&, const schema::Schema& after) {
     RebuildView(nullptr, std::make_shared<const schema::Schema>(after));
+  });
+  store_->AddPublishedListener([this](const schema::Schema& before, const schema::Schema& after) {
     // Every node tells its clients, so a driver whose control connection
-    // is on another node than the one that ran the DDL hears of it.
+    // is on another node than the one that ran the DDL hears of it; once
+    // published, so that the driver, reading system_schema at once, finds it.
     if (events_ == nullptr) return;
     for (const protocol::SchemaChange& change : schema::SchemaChangesBetween(before, after)) {
       events_->Publish(EventBus::SchemaChangeEvent(change));

@@ -7,8 +7,8 @@
 // statement prepared through one node executes on the others; after DDL the
 // nodes agree on the schema and the driver sees the table; when a node other
 // than the contact point is killed, QUORUM requests keep succeeding and ALL is
-// refused with Cassandra's Unavailable. A known server bug is marked todo,
-// with the reason.
+// refused with Cassandra's Unavailable; a keyspace created through another
+// node reaches the driver's metadata (every node sends SCHEMA_CHANGE).
 //
 // Run with `node --test cluster.test.js` in this folder; the server is
 // $SIBYL_BIN, or <repo>/build/sibyl.
@@ -290,11 +290,7 @@ describe('a three-node cluster through the Node.js driver', () => {
     });
   });
 
-  it('learns of a keyspace created through another node', {
-    todo: 'sibyl bug: only the node that coordinates a DDL sends SCHEMA_CHANGE to its registered ' +
-      'connections; Cassandra sends it from every node that applies the change, so a driver whose ' +
-      'control connection is on another node never learns of it',
-  }, async () => {
+  it('learns of a keyspace created through another node', async () => {
     await withClient(cluster, {}, async (watcher) => {
       // The control connection is on the only contact point, node 1.
       assert.equal(watcher.controlConnection.host.address, `127.0.0.1:${cluster.nativePort}`);

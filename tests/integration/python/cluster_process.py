@@ -5,6 +5,8 @@ at the end; and a driver connected to it."""
 from __future__ import annotations
 
 import contextlib
+import os
+import signal
 import socket
 import subprocess
 import tempfile
@@ -29,13 +31,28 @@ class RunningCluster:
         self.storage_port = storage_port
         self.etcd_port = etcd_port
         self.extra_processes: list[subprocess.Popen] = []  # nodes started by the tests
+        # The newest process a test started for each node: its pid file
+        # still names the one `sibyl cluster start` launched.
+        self.restarted: dict[int, subprocess.Popen] = {}
 
-    def start_node(self, i: int) -> None:
-        """Starts node i (127.0.0.i) on the cluster's ports, its log in node<i>/."""
+    def start_node(self, i: int, extra_args: tuple[str, ...] = ()) -> None:
+        """Starts node i (127.0.0.i) on the cluster's ports, its log in node<i>/;
+        `extra_args` are more `sibyl start` flags (e.g. --hinted-handoff-enabled false)."""
         self.node_dir(i).mkdir(parents=True, exist_ok=True)
         with open(self.node_dir(i) / "sibyl-test.log", "a") as log:
-            self.extra_processes.append(subprocess.Popen(
-                self.node_command(i), stdout=log, stderr=subprocess.STDOUT))
+            process = subprocess.Popen(
+                self.node_command(i) + list(extra_args), stdout=log, stderr=subprocess.STDOUT)
+        self.extra_processes.append(process)
+        self.restarted[i] = process
+        # So that `sibyl cluster stop` stops this process, and never signals
+        # the pid of the one before, which the system may have given to
+        # another process since (pids wrap around quickly here).
+        (self.node_dir(i) / "pid").write_text(f"{process.pid}\n")
+
+    def kill_node(self, i: int) -> None:
+        """kill -9 of node i. Its pid file goes with it, for the same reason."""
+        os.kill(self.pid(i), signal.SIGKILL)
+        (self.node_dir(i) / "pid").unlink(missing_ok=True)
 
     def wait_until_serving(self, i: int, timeout_s: float = 60.0) -> None:
         """Waits until node i accepts CQL connections."""
@@ -56,6 +73,9 @@ class RunningCluster:
         return self.directory / f"node{i}"
 
     def pid(self, i: int) -> int:
+        """Node i's process: the one a test started last, else the pid file's."""
+        if i in self.restarted:
+            return self.restarted[i].pid
         return int((self.node_dir(i) / "pid").read_text().split()[0])
 
     def node_command(self, i: int) -> list[str]:
@@ -81,14 +101,16 @@ class RunningCluster:
 
 
 @contextlib.contextmanager
-def running_cluster() -> Iterator[RunningCluster]:
-    with tempfile.TemporaryDirectory(prefix="sibyl-cluster-test-") as tmp:
+def running_cluster(nodes: int = NODES, parent: Path | None = None) -> Iterator[RunningCluster]:
+    """`nodes` nodes and etcd in a new temporary directory (under `parent` if
+    given, so that a caller can stop what a crashed test left running)."""
+    with tempfile.TemporaryDirectory(prefix="sibyl-cluster-test-", dir=parent) as tmp:
         # A port can be taken between the probe and the bind (etcd also binds
         # the etcd port + 1): a start that fails with "in use" is retried on
         # new ports, in a new directory.
         for attempt in range(1, 4):
             running = RunningCluster(Path(tmp) / f"cluster{attempt}", *distinct_free_ports(3))
-            started = running.command("start", "--nodes", str(NODES),
+            started = running.command("start", "--nodes", str(nodes),
                                       "--native-port", str(running.native_port),
                                       "--storage-port", str(running.storage_port),
                                       "--etcd-port", str(running.etcd_port))

@@ -3,9 +3,7 @@ read over CQL from one node, checked against what the Python driver sees."""
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import subprocess
 from typing import Iterator
 
@@ -131,7 +129,7 @@ def test_unknown_keyspace_is_an_error(cluster: RunningCluster) -> None:
 
 def test_a_killed_node_shows_down_within_15_seconds(cluster: RunningCluster) -> None:
     victim = 3
-    os.kill(cluster.pid(victim), signal.SIGKILL)
+    cluster.kill_node(victim)
 
     def victim_down() -> bool:
         result = admin(cluster.native_port, "status")

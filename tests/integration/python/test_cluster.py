@@ -8,9 +8,7 @@ test_cluster_data.py.
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import socket
 import uuid
 from typing import Iterator
@@ -111,7 +109,7 @@ def test_killed_node_goes_down_and_rejoins_with_its_identity(cluster: RunningClu
         session = queries.connect()
         before = {r.peer: (r.host_id, set(r.tokens)) for r in session.execute(
             "SELECT peer, host_id, tokens FROM system.peers")}
-        os.kill(cluster.pid(victim), signal.SIGKILL)
+        cluster.kill_node(victim)
         wait_for(lambda: not watcher.metadata.get_host(address).is_up, 30, f"{address} marked down")
 
         cluster.start_node(victim)

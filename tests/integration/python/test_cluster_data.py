@@ -5,8 +5,6 @@ was down."""
 
 from __future__ import annotations
 
-import os
-import signal
 from typing import Iterator
 
 import pytest
@@ -59,7 +57,7 @@ def test_a_dead_replica_makes_all_unavailable_and_gets_its_hints(cluster: Runnin
     victim = 3
     with cluster.connect("127.0.0.1", only=True) as c:
         session = c.connect()
-        os.kill(cluster.pid(victim), signal.SIGKILL)
+        cluster.kill_node(victim)
         wait_for(lambda: node_marked_down(session), 30, "the failure detector to see node 3 down")
         session.execute(at(ConsistencyLevel.QUORUM,
                            "INSERT INTO ks.t (k, c, v) VALUES (1000, 1, 'while down')"))

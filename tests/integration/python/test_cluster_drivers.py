@@ -9,8 +9,9 @@ text); after CREATE TABLE the driver sees the table and the nodes agree on the
 schema; queries at QUORUM keep succeeding when a node is killed, acknowledged
 writes survive the kill, and Unavailable is retried once, on another node;
 when the contact point dies the control connection moves and DDL still
-reaches agreement. Two known server bugs are marked xfail, with the reason. Membership and the system tables are tested in
-test_cluster.py, consistency levels and hints in test_cluster_data.py.
+reaches agreement; every node tells its clients of DDL run through another
+node, and DDL right after a node dies returns once that node is seen down.
+Membership and the system tables are tested in test_cluster.py, consistency levels and hints in test_cluster_data.py.
 
 One cluster serves the whole module. A test that kills a node restarts it
 before it ends, so the order of the tests does not matter.
@@ -19,8 +20,6 @@ before it ends, so the order of the tests does not matter.
 from __future__ import annotations
 
 import hashlib
-import os
-import signal
 from typing import Iterator
 
 import pytest
@@ -178,10 +177,6 @@ def test_create_table_is_in_the_drivers_metadata_once_the_nodes_agree(
         session.execute(insert, (1, 1))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "server bug: only the node that coordinates a DDL sends SCHEMA_CHANGE to its registered "
-    "connections; Cassandra sends it from every node that applies the change, so a driver "
-    "whose control connection is on another node never learns of it"))
 def test_metadata_follows_a_table_created_through_another_node(cluster: RunningCluster) -> None:
     # The watcher's control connection is on node 1, its only contact point;
     # no wait before the refresh an event triggers.
@@ -212,7 +207,7 @@ def test_queries_at_quorum_keep_succeeding_after_a_node_is_killed(
         for k in KEYS:
             session.execute(insert_single, (k, f"durable {k}"))
         try:
-            os.kill(cluster.pid(victim), signal.SIGKILL)
+            cluster.kill_node(victim)
             coordinators = set()
             # No wait for the driver or the nodes to notice: requests sent
             # while the dead node's connections break are retried elsewhere.
@@ -288,7 +283,7 @@ def test_driver_moves_its_control_connection_when_the_contact_point_dies(
         session = connect_to_every_node(c)
         assert control_host(c) == address
         try:
-            os.kill(cluster.pid(victim), signal.SIGKILL)
+            cluster.kill_node(victim)
             # The driver sees a node closing its connections only when it next
             # uses them (or at the 30 s idle heartbeat): the requests routed to
             # the victim find their connection closed, mark it down, and the
@@ -329,11 +324,6 @@ def control_host(c: Cluster):
     return connection.endpoint.address if connection and not connection.is_closed else None
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "server bug: a DDL coordinated right after a member dies waits 10 s for that member to "
-    "confirm the new metadata epoch ('did not confirm metadata epoch N within 10000 ms; going "
-    "on'), even after its failure detector has marked it DOWN; 10 s is the Python driver's "
-    "default request timeout, so the client gives up with OperationTimedOut"))
 def test_ddl_right_after_a_node_dies_returns_within_the_drivers_default_timeout(
         cluster: RunningCluster) -> None:
     victim = 2
@@ -342,7 +332,7 @@ def test_ddl_right_after_a_node_dies_returns_within_the_drivers_default_timeout(
     with cluster.connect("127.0.0.1", only=True) as c:
         session = c.connect()
         try:
-            os.kill(cluster.pid(victim), signal.SIGKILL)
+            cluster.kill_node(victim)
             created = session.execute(f"CREATE TABLE {TRIPLE}.right_after_death (k int PRIMARY KEY)")
             assert created.response_future.is_schema_agreed
         finally:

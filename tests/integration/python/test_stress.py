@@ -6,8 +6,6 @@ Short runs (--ops, no warm-up) so the whole file takes a few seconds.
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import time
 from pathlib import Path
@@ -167,7 +165,7 @@ def test_several_hosts_route_token_aware_over_the_whole_ring(tmp_path):
                 (KEYSPACE,)).one()[0]
             assert replication["replication_factor"] == "3"
         # The first host down: the ring comes from the next one.
-        os.kill(cluster.pid(1), signal.SIGKILL)
+        cluster.kill_node(1)
         fallback = stress(["write", "--host", f"{ADDRESSES[0]},{ADDRESSES[1]}", "--port",
                            str(cluster.native_port), "--keyspace", KEYSPACE, "--ops", "10",
                            "--warmup", "0s", "--timeout", "2s"], tmp_path)
