@@ -172,7 +172,7 @@ step_go() {
 }
 
 step_asan_python() {
-  SIBYL_BIN="$asan_dir/sibyl" with_sanitizers timeout --kill-after=30 1800 \
+  SIBYL_BIN="$asan_dir/sibyl" SIBYL_SANITIZED=1 with_sanitizers timeout --kill-after=30 1800 \
     "$python" -m pytest tests/integration/python
 }
 
