@@ -153,3 +153,50 @@ def test_what_needs_paxos_is_refused_by_name(cluster: RunningCluster) -> None:
             with pytest.raises(InvalidRequest) as refused:
                 session.execute(statement)
             assert word in str(refused.value), str(refused.value)
+
+
+def test_scans_paging_token_ranges_filtering_and_aggregates_span_the_ring(
+        cluster: RunningCluster) -> None:
+    """Reads without a partition key go over every node's ring ranges: the
+    same answers, in token order, whichever node coordinates and whatever
+    the page size."""
+    from cassandra.metadata import Murmur3Token
+
+    keys = range(40)
+    with cluster.connect("127.0.0.1", only=True) as c:
+        session = c.connect()
+        session.execute("CREATE TABLE ks.scan (k int, c int, v text, PRIMARY KEY (k, c))")
+        insert = session.prepare("INSERT INTO ks.scan (k, c, v) VALUES (?, ?, ?)")
+        insert.consistency_level = ConsistencyLevel.QUORUM
+        for k in keys:
+            for row in range(3):
+                session.execute(insert, (k, row, "odd" if k % 2 else "even"))
+
+    def token(k: int) -> int:
+        return Murmur3Token.hash_fn(k.to_bytes(4, "big", signed=True))
+
+    in_token_order = [(k, row) for k in sorted(keys, key=token) for row in range(3)]
+    low, high = -(2**62), 2**62
+    in_range = {k for k in keys if low < token(k) <= high}
+    assert 0 < len(in_range) < len(keys)
+    for address in ADDRESSES:
+        with cluster.connect(address, only=True) as c:
+            session = c.connect()
+            for page_size in (1, 7, 50, 1000):
+                statement = SimpleStatement("SELECT k, c FROM ks.scan", fetch_size=page_size,
+                                            consistency_level=ConsistencyLevel.QUORUM)
+                assert [(r.k, r.c) for r in session.execute(statement)] == in_token_order, \
+                    (address, page_size)
+            ranged = session.execute(at(ConsistencyLevel.QUORUM,
+                                        f"SELECT DISTINCT k FROM ks.scan WHERE token(k) > {low} "
+                                        f"AND token(k) <= {high}"))
+            assert {r.k for r in ranged} == in_range, address
+            odd = session.execute(at(ConsistencyLevel.QUORUM,
+                                     "SELECT k FROM ks.scan WHERE v = 'odd' ALLOW FILTERING"))
+            assert sorted(r.k for r in odd) == sorted(k for k in keys if k % 2 for _ in range(3))
+            totals = session.execute(at(ConsistencyLevel.QUORUM,
+                                        "SELECT count(*), sum(c), max(k) FROM ks.scan")).one()
+            assert tuple(totals) == (len(keys) * 3, len(keys) * 3, max(keys)), address
+            limited = session.execute(at(ConsistencyLevel.QUORUM,
+                                         "SELECT k, c FROM ks.scan PER PARTITION LIMIT 1 LIMIT 5"))
+            assert [(r.k, r.c) for r in limited] == [(k, 0) for k in sorted(keys, key=token)[:5]]
