@@ -21,6 +21,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const cassandra = require('cassandra-driver');
+const { freePort } = require('./free_port');
 
 const { Client, policies, types } = cassandra;
 const { consistencies, responseErrorCodes } = types;
@@ -34,17 +35,6 @@ const SINGLE = 'single_replica';
 // Three replicas: QUORUM still has two nodes when one dies.
 const TRIPLE = 'three_replicas';
 const KEYS = Array.from({ length: 40 }, (_, i) => i);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));

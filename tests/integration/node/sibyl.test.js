@@ -8,10 +8,10 @@ const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const cassandra = require('cassandra-driver');
+const { freePort } = require('./free_port');
 
 const { Client, errors, types } = cassandra;
 const { distance, protocolVersion, responseErrorCodes } = types;
@@ -24,17 +24,6 @@ const STOP_TIMEOUT_MS = 5000;
 const NUM_TOKENS = 8;
 const CLUSTER_NAME = 'Node Cluster';
 const SYSTEM_KEYSPACES = ['system', 'system_schema', 'system_auth', 'system_distributed', 'system_traces'];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 // One `sibyl start` process; its output is kept for failure messages.
 class SibylServer {
