@@ -23,12 +23,6 @@ bool StartsWith(BytesView s, BytesView prefix) {
   return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
 }
 
-Bytes WithKind(BytesView prefix, KeyKind kind) {
-  Bytes key(prefix);
-  AppendU8(key, static_cast<uint8_t>(kind));
-  return key;
-}
-
 void CheckStatus(const rocksdb::Iterator& it) {
   if (!it.status().ok()) throw StorageError("read", {}, "read: " + it.status().ToString());
 }
@@ -257,7 +251,7 @@ class Reader {
       return false;
     }
     if (partitions_total_ >= command_.partition_limit) {
-      result_.next = ReadPosition{.partition = last.key};
+      result_.next = ReadPosition{.partition = last.key, .last_row = std::nullopt};
       return false;
     }
     return true;
