@@ -66,8 +66,13 @@ std::string WaitUntil(Ready ready, pid_t pid, std::chrono::seconds timeout,
 
 struct Member {
   std::filesystem::path directory;
-  std::string program;  // "sibyl" or "etcd"
+  ProcessIdentity identity;  // "sibyl" or "etcd", started with --data-dir <directory>/data
 };
+
+Member MemberIn(std::filesystem::path directory, std::string program) {
+  std::string data = (directory / "data").string();
+  return {std::move(directory), {std::move(program), std::move(data)}};
+}
 
 // Every process of the cluster, nodes first (stopped before etcd).
 std::vector<Member> Members(const ClusterLayout& layout) {
@@ -75,9 +80,9 @@ std::vector<Member> Members(const ClusterLayout& layout) {
   std::error_code error;
   for (int i = 1;; ++i) {
     if (!std::filesystem::exists(layout.NodeDirectory(i), error)) break;
-    members.push_back({layout.NodeDirectory(i), "sibyl"});
+    members.push_back(MemberIn(layout.NodeDirectory(i), "sibyl"));
   }
-  members.push_back({layout.EtcdDirectory(), "etcd"});
+  members.push_back(MemberIn(layout.EtcdDirectory(), "etcd"));
   return members;
 }
 
@@ -85,7 +90,7 @@ int Stop(const ClusterLayout& layout, bool quiet) {
   int stopped = 0;
   for (const Member& member : Members(layout)) {
     const auto pid = ReadPidFile(member.directory / "pid");
-    if (pid && StopProcess(*pid, member.program, kStopGrace)) ++stopped;
+    if (pid && StopProcess(*pid, member.identity, kStopGrace)) ++stopped;
     std::error_code ignored;
     std::filesystem::remove(member.directory / "pid", ignored);
   }
@@ -103,7 +108,7 @@ int Stop(const ClusterLayout& layout, bool quiet) {
 bool AnyRunning(const ClusterLayout& layout) {
   for (const Member& member : Members(layout)) {
     const auto pid = ReadPidFile(member.directory / "pid");
-    if (pid && IsRunning(*pid, member.program)) return true;
+    if (pid && IsRunning(*pid, member.identity)) return true;
   }
   return false;
 }

@@ -93,21 +93,27 @@ std::optional<pid_t> ReadPidFile(const std::filesystem::path& pid_file) {
   return static_cast<pid_t>(pid);
 }
 
-bool IsRunning(pid_t pid, std::string_view program) {
+bool IsRunning(pid_t pid, const ProcessIdentity& identity) {
   const char state = ProcessState(pid);
   if (state == 0 || state == 'Z') return false;
   std::error_code error;
   const auto executable =
       std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/exe", error);
   // The link reads "... (deleted)" once the binary is rebuilt under a running node.
-  return !error && executable.filename().string().rfind(program, 0) == 0;
+  if (error || executable.filename().string().rfind(identity.program, 0) != 0) return false;
+  std::ifstream cmdline("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
+  std::string argument;
+  while (std::getline(cmdline, argument, '\0')) {
+    if (argument == identity.argument) return true;
+  }
+  return false;
 }
 
-bool StopProcess(pid_t pid, std::string_view program, std::chrono::milliseconds grace) {
-  if (!IsRunning(pid, program)) return false;
+bool StopProcess(pid_t pid, const ProcessIdentity& identity, std::chrono::milliseconds grace) {
+  if (!IsRunning(pid, identity)) return false;
   kill(pid, SIGTERM);
   const auto deadline = std::chrono::steady_clock::now() + grace;
-  while (IsRunning(pid, program)) {
+  while (IsRunning(pid, identity)) {
     // Our own child (a start that failed half-way) must be reaped to vanish.
     waitpid(pid, nullptr, WNOHANG);
     if (std::chrono::steady_clock::now() > deadline) {
