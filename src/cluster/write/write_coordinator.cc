@@ -373,13 +373,12 @@ void WriteCoordinator::Execute(const ClusterView& view, const PartitionWrite& pl
   auto handler = std::make_shared<WriteResponseHandler>(plan.counting, std::move(done));
   handler->ArmTimeout(*services_.scheduler, timeout);
 
-  // Counter writes reach replicas as the leader's shards
-  // (counter_leader.h), which count once however often they arrive: they
-  // are hinted like any write.
-  const bool hintable = true;
+  // Counter writes too reach replicas as the leader's shards
+  // (counter_leader.h), which count once however often they arrive: every
+  // write is hinted.
   bool hinted = false;
   for (const types::Uuid& replica : plan.dead) {
-    if (hintable && services_.liveness->Downtime(replica) < services_.max_hint_window) {
+    if (services_.liveness->Downtime(replica) < services_.max_hint_window) {
       hinted = Hint(replica, *payload) || hinted;
     }
   }
@@ -395,7 +394,7 @@ void WriteCoordinator::Execute(const ClusterView& view, const PartitionWrite& pl
     const messaging::PeerAddress address = view.AddressOf(replica);
     services_.messaging->SendRequest(address, Verb::kMutation, *payload, timeout,
                                      [this, handler, payload, replica, address, on_replica_ack,
-                                      hintable, dc = view.DatacenterOf(replica)](Reply reply) {
+                                      dc = view.DatacenterOf(replica)](Reply reply) {
                                        switch (reply.status) {
                                          case Reply::Status::kSuccess:
                                            handler->OnAck(dc);
@@ -408,7 +407,7 @@ void WriteCoordinator::Execute(const ClusterView& view, const PartitionWrite& pl
                                          case Reply::Status::kUnreachable:
                                            // Believed alive but silent: it may have missed the
                                            // write.
-                                           if (hintable) Hint(replica, *payload);
+                                           Hint(replica, *payload);
                                            break;
                                        }
                                      });
@@ -436,19 +435,30 @@ void WriteCoordinator::MutateCounters(const ClusterView& view,
     auto partition_done = [request](std::exception_ptr error) {
       request->PartitionDone(std::move(error));
     };
-    const types::Uuid leader = CounterLeader(view, plans[i]);
-    if (leader == view.local_id()) {
+    const std::optional<types::Uuid> leader = CounterLeader(view, plans[i]);
+    if (!leader) {
+      // ANY with every replica down (the statement layer refuses ANY for
+      // counters, as Cassandra does): no replica can lead.
+      const uint16_t level = plans[i].counting.consistency;
+      partition_done(std::make_exception_ptr(CqlError(
+          ErrorCode::kUnavailable,
+          "Cannot achieve consistency level " + std::string(protocol::ConsistencyName(level)),
+          UnavailableInfo{level, 1, 0})));
+      continue;
+    }
+    if (*leader == view.local_id()) {
       LeadCounterUpdate(mutations[i], options, std::move(partition_done));
     } else {
-      ForwardCounterUpdate(view, leader, mutations[i], options, std::move(partition_done));
+      ForwardCounterUpdate(view, *leader, mutations[i], options, std::move(partition_done));
     }
   }
 }
 
-types::Uuid WriteCoordinator::CounterLeader(const ClusterView& view, const PartitionWrite& plan) {
+std::optional<types::Uuid> WriteCoordinator::CounterLeader(const ClusterView& view,
+                                                           const PartitionWrite& plan) {
   // Cassandra's findSuitableReplica: this node when it is a replica, else
   // a live replica of this datacenter, else any live one. Plan() made sure
-  // enough are alive for the level, and a level needs at least one.
+  // enough are alive for every level but ANY.
   const std::string_view local_dc = view.DatacenterOf(view.local_id());
   const types::Uuid* other_dc = nullptr;
   for (const types::Uuid& replica : plan.live) {
@@ -459,8 +469,7 @@ types::Uuid WriteCoordinator::CounterLeader(const ClusterView& view, const Parti
     if (other_dc == nullptr) other_dc = &replica;
   }
   if (other_dc != nullptr) return *other_dc;
-  // ANY with every replica down: Cassandra has no leader either.
-  throw CqlError(ErrorCode::kUnavailable, "Cannot achieve consistency level ANY");
+  return std::nullopt;
 }
 
 void WriteCoordinator::LeadCounterUpdate(const storage::Mutation& deltas,

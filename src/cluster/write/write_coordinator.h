@@ -31,6 +31,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "cluster/cluster_services.h"
@@ -108,7 +109,9 @@ class WriteCoordinator {
   void MutateCounters(const ClusterView& view, const std::vector<PartitionWrite>& plans,
                       const std::vector<storage::Mutation>& mutations, const WriteOptions& options,
                       Callback done);
-  static types::Uuid CounterLeader(const ClusterView& view, const PartitionWrite& plan);
+  // The replica to lead the update; nullopt when none is alive.
+  static std::optional<types::Uuid> CounterLeader(const ClusterView& view,
+                                                  const PartitionWrite& plan);
   // This node as the leader: deltas to shards, written at the level.
   void LeadCounterUpdate(const storage::Mutation& deltas, const WriteOptions& options,
                          WriteResponseHandler::Done done);
