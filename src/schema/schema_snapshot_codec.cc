@@ -102,6 +102,7 @@ void PutTable(Bytes& out, const TableMetadata& table) {
     PutString(out, index.name);
     PutString(out, index.kind);
     PutMap(out, index.options);
+    out.append(index.id.View());
   }
   AppendBE32(out, static_cast<uint32_t>(table.dropped_columns.size()));
   for (const auto& [name, dropped] : table.dropped_columns) {
@@ -222,6 +223,7 @@ TablePtr ReadTable(Reader& in, const std::string& keyspace, const UserTypeMap& u
     index.name = in.String();
     index.kind = in.String();
     index.options = in.ReadMap<std::map<std::string, std::string>>();
+    index.id = types::Uuid::FromBytes(in.Take(16));
     table->indexes.push_back(std::move(index));
   }
   const uint32_t dropped = in.U32();

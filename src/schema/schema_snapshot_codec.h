@@ -42,7 +42,7 @@
 
 namespace sibyl::schema {
 
-inline constexpr uint32_t kSchemaSnapshotFormatVersion = 1;
+inline constexpr uint32_t kSchemaSnapshotFormatVersion = 2;  // 2: IndexMetadata::id
 
 [[nodiscard]] Bytes EncodeSchemaSnapshot(const Schema& schema, uint64_t epoch);
 

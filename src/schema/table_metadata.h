@@ -66,6 +66,10 @@ struct IndexMetadata {
   std::string name;
   std::string kind;                            // "KEYS", "COMPOSITES" or "CUSTOM"
   std::map<std::string, std::string> options;  // "target", and "class_name" for CUSTOM
+  // Names the index's storage (its entries' column family). New for every
+  // CREATE INDEX, so an index dropped and created again under the same name
+  // never finds the old one's entries. Not shown in system_schema.
+  types::Uuid id;
 };
 
 // A column removed with ALTER TABLE DROP, as system_schema.dropped_columns

@@ -39,6 +39,18 @@ struct ReadPosition {
   int32_t rows_in_partition = 0;
 };
 
+// Rows found through a secondary index of the table (TableLayout::indexes):
+// those whose indexed column holds `value` — for values(c) an element, for
+// keys(c) a map key, for entries(c) the key with `entry_value` as its value,
+// for full(c) and a simple column the whole value. An index on a static
+// column finds every row of the partitions whose static value matches.
+struct IndexQuery {
+  types::Uuid index_id;  // TableLayout::indexes[i].id
+  Bytes value;
+  std::optional<Bytes> entry_value;  // entries(m) only: m[value] = entry_value
+  friend bool operator==(const IndexQuery&, const IndexQuery&) = default;
+};
+
 struct ReadCommand {
   types::Uuid table_id;
   // Either named partitions (in any order; answered in token order) ...
@@ -55,6 +67,10 @@ struct ReadCommand {
   int32_t partition_limit = std::numeric_limits<int32_t>::max();
   std::optional<ReadPosition> resume_after;
   int32_t now_seconds = 0;  // decides what has expired
+  // Only the rows this index finds, of the token range (`partitions` must be
+  // empty); answered in token order like any range read, each row once.
+  // Engines without indexes refuse it (std::runtime_error).
+  std::optional<IndexQuery> index;
 };
 
 // A live cell as a read returns it.

@@ -39,6 +39,28 @@ struct StorageOptions {
   int32_t chunk_length_kb = 16;
 };
 
+// A secondary index of the table (Cassandra's local "2i"): its entries live
+// in a column family of their own, named by `id`, and are kept exact by the
+// indexing engine (index/indexing_engine.h).
+struct IndexLayout {
+  types::Uuid id;
+  std::string name;  // for messages
+  enum class Target {
+    kSimple,   // the column's value (a frozen collection: whole)
+    kValues,   // a collection's elements (list, set) or values (map)
+    kKeys,     // a map's keys
+    kEntries,  // a map's (key, value) pairs
+    kFull,     // a frozen collection's whole value
+  };
+  Target target = Target::kSimple;
+  // Which column: a static or regular one by name, or a key column.
+  enum class Source { kColumn, kPartitionKey, kClustering };
+  Source source = Source::kColumn;
+  std::string column;        // the column's name (every source)
+  size_t key_position = 0;   // kPartitionKey: component; kClustering: column
+  types::TypePtr type;       // the column's type
+};
+
 struct TableLayout {
   types::Uuid id;
   std::string keyspace;  // for messages and the column family's name only
@@ -47,6 +69,7 @@ struct TableLayout {
   std::vector<ClusteringColumnLayout> clustering;
   std::vector<ColumnLayout> columns;  // static and regular columns
   StorageOptions options;
+  std::vector<IndexLayout> indexes;
 
   const ColumnLayout* FindColumn(std::string_view column) const;
 };

@@ -31,6 +31,9 @@ struct ReadPlan {
   // The rows wanted in each partition, in the table's clustering order,
   // sorted and non-overlapping; empty: every row.
   std::vector<storage::ClusteringSlice> slices;
+  // Set when a secondary index finds the rows (`partitions` is then nullopt):
+  // the engine reads the index over `range` (IndexQuery in read_command.h).
+  std::optional<storage::IndexQuery> index;
   // Nothing can match (k IN (), an empty slice or token range): read nothing.
   bool selects_nothing = false;
 
