@@ -15,7 +15,7 @@
 
 #include "cluster/cluster_services.h"
 #include "cluster/coordinator_types.h"
-#include "cluster/partition_locks.h"
+#include "storage/partition_locks.h"
 #include "cluster/read/read_coordinator.h"
 #include "cluster/write/write_coordinator.h"
 #include "common/clock.h"
@@ -73,7 +73,7 @@ class Coordinator {
  private:
   storage::Engine& engine_;
   Clock& clock_;
-  PartitionLocks lwt_locks_;
+  storage::PartitionLocks lwt_locks_;
   std::unique_ptr<WriteCoordinator> writes_;  // set by JoinCluster
   std::unique_ptr<ReadCoordinator> reads_;
 };

@@ -53,7 +53,8 @@ std::optional<IndexTargetSpec> ParseIndexTarget(std::string_view text) {
     const std::string_view function = IndexTargetFunction(kind);
     if (text.size() > function.size() + 2 && text.substr(0, function.size()) == function &&
         text[function.size()] == '(' && text.back() == ')') {
-      auto column = ParseColumnName(text.substr(function.size() + 1, text.size() - function.size() - 2));
+      auto column =
+          ParseColumnName(text.substr(function.size() + 1, text.size() - function.size() - 2));
       if (!column) return std::nullopt;
       return IndexTargetSpec{kind, std::move(*column)};
     }

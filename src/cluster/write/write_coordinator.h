@@ -36,7 +36,7 @@
 
 #include "cluster/cluster_services.h"
 #include "cluster/coordinator_types.h"
-#include "cluster/partition_locks.h"
+#include "storage/partition_locks.h"
 #include "cluster/write/write_response_handler.h"
 #include "common/clock.h"
 #include "storage/engine.h"
@@ -127,7 +127,7 @@ class WriteCoordinator {
   storage::Engine& engine_;
   Clock& clock_;
   // Serializes the read-and-write of counter shards per partition.
-  PartitionLocks counter_locks_;
+  storage::PartitionLocks counter_locks_;
 };
 
 }  // namespace sibyl::cluster

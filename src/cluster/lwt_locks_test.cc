@@ -1,9 +1,9 @@
-// The LWT partition locks and Coordinator::ReadThenMutate: one partition's
+// The partition locks (storage/partition_locks.h) and Coordinator::ReadThenMutate: one partition's
 // transactions exclude each other, the callback sees the partition and its
 // mutations are applied (or nothing is), and read-modify-write under the
 // lock never loses an update.
 
-#include "cluster/partition_locks.h"
+#include "storage/partition_locks.h"
 
 #include <gtest/gtest.h>
 
@@ -20,6 +20,7 @@
 #include "types/value_codec.h"
 
 namespace sibyl::cluster {
+using storage::PartitionLocks;
 namespace {
 
 storage::PartitionKey Key(int32_t k) {

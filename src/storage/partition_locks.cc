@@ -1,9 +1,10 @@
-#include "cluster/partition_locks.h"
+#include "storage/partition_locks.h"
 
+#include <algorithm>
 #include <functional>
 #include <string_view>
 
-namespace sibyl::cluster {
+namespace sibyl::storage {
 namespace {
 
 // 64-bit FNV-1a: cheap and spreads table ids and keys well enough for striping.
@@ -36,4 +37,25 @@ std::unique_lock<std::mutex> PartitionLocks::Lock(const types::Uuid& table_id,
   return std::unique_lock<std::mutex>(stripes_[StripeOf(table_id, partition)]);
 }
 
-}  // namespace sibyl::cluster
+std::vector<std::unique_lock<std::mutex>> PartitionLocks::LockAll(
+    const std::vector<std::pair<const types::Uuid*, const storage::PartitionKey*>>& partitions) {
+  std::vector<size_t> stripes;
+  stripes.reserve(partitions.size());
+  for (const auto& [table_id, partition] : partitions)
+    stripes.push_back(StripeOf(*table_id, *partition));
+  std::sort(stripes.begin(), stripes.end());
+  stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
+  std::vector<std::unique_lock<std::mutex>> locks;
+  locks.reserve(stripes.size());
+  for (size_t stripe : stripes) locks.emplace_back(stripes_[stripe]);
+  return locks;
+}
+
+std::vector<std::unique_lock<std::mutex>> PartitionLocks::LockEverything() {
+  std::vector<std::unique_lock<std::mutex>> locks;
+  locks.reserve(count_);
+  for (size_t stripe = 0; stripe < count_; ++stripe) locks.emplace_back(stripes_[stripe]);
+  return locks;
+}
+
+}  // namespace sibyl::storage
