@@ -6,6 +6,7 @@
 
 #include "common/check.h"
 #include "common/error.h"
+#include "storage/storage_error.h"
 
 namespace sibyl::cluster {
 
@@ -116,7 +117,14 @@ storage::ReadResult Coordinator::Read(const storage::ReadCommand& command,
     completion->Wait();
     return std::move(*result);
   }
-  return engine_.Read(command);
+  try {
+    return engine_.Read(command);
+  } catch (const storage::IndexNotAvailable&) {
+    // As a cluster reports a replica's failure (replica_read.cc).
+    throw CqlError(ErrorCode::kReadFailure,
+                   "Operation failed - received 0 responses and 1 failures",
+                   ReadFailureInfo{consistency, 0, 1, {{Bytes("\x7f\x00\x00\x01", 4), 0}}, false});
+  }
 }
 
 storage::ReadResult Coordinator::ReadThenMutate(const storage::ReadCommand& command,

@@ -350,7 +350,7 @@ storage::ReadResult IndexingEngine::Read(const ReadCommand& command) const {
   }
   const IndexedTable& table = current->tables.at(it->second.first);
   const Index& index = table.indexes.at(it->second.second);
-  if (!index.build->built) throw IndexNotAvailable(index.layout.name);
+  if (!index.build->built) throw storage::IndexNotAvailable(index.layout.name);
   return ReadThroughIndex(*inner_, IndexReadTarget{table.base, index.layout, index.table}, command);
 }
 

@@ -43,16 +43,9 @@
 #include "common/clock.h"
 #include "storage/engine.h"
 #include "storage/partition_locks.h"
+#include "storage/storage_error.h"
 
 namespace sibyl::index {
-
-// A read through an index that is still being built (Cassandra 4.1's
-// IndexNotAvailableException): "The secondary index 'name' is not yet available".
-class IndexNotAvailable : public std::runtime_error {
- public:
-  explicit IndexNotAvailable(const std::string& index_name)
-      : std::runtime_error("The secondary index '" + index_name + "' is not yet available") {}
-};
 
 // An index's build state, for system."IndexInfo" and `sibyl admin`.
 struct IndexBuildStatus {

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <string_view>
 
+#include "schema/index_target.h"
 #include "schema/system_keyspaces.h"
 
 namespace sibyl::schema {
@@ -20,6 +21,61 @@ int32_t ChunkLengthKb(const schema::TableParams& params, int32_t fallback) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), kb);
   if (ec != std::errc() || end != text.data() + text.size() || kb <= 0) return fallback;
   return kb;
+}
+
+// The index's storage layout, or nullopt for an index Sibyl does not keep
+// (a custom class other than SAI; DDL refuses those).
+std::optional<storage::IndexLayout> MakeIndexLayout(const schema::TableMetadata& table,
+                                                    const schema::IndexMetadata& metadata) {
+  if (metadata.kind == "CUSTOM") {
+    auto it = metadata.options.find("class_name");
+    if (it == metadata.options.end() || !EndsWith(it->second, "StorageAttachedIndex")) {
+      return std::nullopt;
+    }
+  }
+  auto target_option = metadata.options.find("target");
+  if (target_option == metadata.options.end()) return std::nullopt;
+  const auto target = ParseIndexTarget(target_option->second);
+  if (!target) return std::nullopt;
+  const schema::ColumnMetadata* column = table.FindColumn(target->column);
+  if (column == nullptr) return std::nullopt;
+  storage::IndexLayout index;
+  index.id = metadata.id;
+  index.name = metadata.name;
+  index.column = column->name;
+  index.type = column->type;
+  switch (target->kind) {
+    case IndexTargetSpec::Kind::kSimple:
+      index.target = storage::IndexLayout::Target::kSimple;
+      break;
+    case IndexTargetSpec::Kind::kValues:
+      index.target = storage::IndexLayout::Target::kValues;
+      break;
+    case IndexTargetSpec::Kind::kKeys:
+      index.target = storage::IndexLayout::Target::kKeys;
+      break;
+    case IndexTargetSpec::Kind::kEntries:
+      index.target = storage::IndexLayout::Target::kEntries;
+      break;
+    case IndexTargetSpec::Kind::kFull:
+      index.target = storage::IndexLayout::Target::kFull;
+      break;
+  }
+  switch (column->kind) {
+    case schema::ColumnKind::kPartitionKey:
+      index.source = storage::IndexLayout::Source::kPartitionKey;
+      index.key_position = static_cast<size_t>(column->position);
+      break;
+    case schema::ColumnKind::kClustering:
+      index.source = storage::IndexLayout::Source::kClustering;
+      index.key_position = static_cast<size_t>(column->position);
+      break;
+    case schema::ColumnKind::kStatic:
+    case schema::ColumnKind::kRegular:
+      index.source = storage::IndexLayout::Source::kColumn;
+      break;
+  }
+  return index;
 }
 
 }  // namespace
@@ -81,6 +137,11 @@ storage::TableLayout MakeTableLayout(const schema::TableMetadata& table) {
   options.compaction = CompactionName(table.params);
   options.compression = CompressionName(table.params);
   options.chunk_length_kb = ChunkLengthKb(table.params, options.chunk_length_kb);
+  for (const schema::IndexMetadata& index : table.indexes) {
+    if (auto index_layout = MakeIndexLayout(table, index)) {
+      layout.indexes.push_back(std::move(*index_layout));
+    }
+  }
   return layout;
 }
 

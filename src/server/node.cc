@@ -16,6 +16,7 @@
 #include "cluster/node_identity.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "index/indexing_engine.h"
 #include "locator/snitch.h"
 #include "query/query_processor.h"
 #include "schema/local_metadata_store.h"
@@ -242,8 +243,10 @@ int RunNode(const StartOptions& options) {
     SystemClock clock;
     // The tables' data (docs/dev/storage.md). Declared before the schema
     // store, whose listener keeps the engine's tables in step with it.
-    const auto engine =
-        storage::Engine::Open(MakeEngineOptions(config, data_dir.path() / "data"), clock);
+    // Wrapped so that every write path keeps the tables' secondary indexes
+    // exact (index/indexing_engine.h).
+    const auto engine = index::IndexingEngine::Wrap(
+        storage::Engine::Open(MakeEngineOptions(config, data_dir.path() / "data"), clock), clock);
     // The schema: in the data directory (docs/dev/schema-store.md), or, for
     // a node of a cluster, the metadata log in etcd (docs/dev/metadata.md),
     // where the node registers itself and learns its tokens.

@@ -33,4 +33,13 @@ class StorageError : public std::runtime_error {
   std::string detail_;
 };
 
+// A read through a secondary index that is still being built (Cassandra
+// 4.1's IndexNotAvailableException). A coordinator reports it as a
+// ReadFailure, as Cassandra's replicas do.
+class IndexNotAvailable : public std::runtime_error {
+ public:
+  explicit IndexNotAvailable(const std::string& index_name)
+      : std::runtime_error("The secondary index '" + index_name + "' is not yet available") {}
+};
+
 }  // namespace sibyl::storage
