@@ -17,7 +17,9 @@ constexpr uint8_t kCommandReversed = 1;
 constexpr uint8_t kCommandHasColumns = 2;
 constexpr uint8_t kCommandHasResume = 4;
 constexpr uint8_t kCommandNamesPartitions = 8;
-constexpr uint8_t kCommandFlags = 15;
+constexpr uint8_t kCommandHasIndex = 16;
+constexpr uint8_t kCommandHasEntryValue = 32;  // only with kCommandHasIndex
+constexpr uint8_t kCommandFlags = 63;
 
 constexpr uint8_t kPositionHasLastRow = 1;
 constexpr uint8_t kPositionLastWasStatic = 2;
@@ -147,7 +149,8 @@ void SerializeReadCommand(const ReadCommand& command, Bytes& out) {
   const bool named = !command.partitions.empty();
   U8(out, (command.reversed ? kCommandReversed : 0) | (command.columns ? kCommandHasColumns : 0) |
               (command.resume_after ? kCommandHasResume : 0) |
-              (named ? kCommandNamesPartitions : 0));
+              (named ? kCommandNamesPartitions : 0) | (command.index ? kCommandHasIndex : 0) |
+              (command.index && command.index->entry_value ? kCommandHasEntryValue : 0));
   if (named) {
     Unsigned(out, command.partitions.size());
     for (const auto& key : command.partitions) WriteKey(out, key);
@@ -169,6 +172,11 @@ void SerializeReadCommand(const ReadCommand& command, Bytes& out) {
   Signed(out, command.partition_limit);
   if (command.resume_after) WritePosition(out, *command.resume_after);
   Signed(out, command.now_seconds);
+  if (command.index) {
+    out.append(command.index->index_id.View());
+    Blob(out, command.index->value);
+    if (command.index->entry_value) Blob(out, *command.index->entry_value);
+  }
 }
 
 ReadCommand DeserializeReadCommand(BytesView bytes) {
@@ -200,6 +208,15 @@ ReadCommand DeserializeReadCommand(BytesView bytes) {
   command.partition_limit = in.Int32();
   if (flags & kCommandHasResume) command.resume_after = in.Position();
   command.now_seconds = in.Int32();
+  if (flags & kCommandHasIndex) {
+    if (flags & kCommandNamesPartitions) in.Fail("an index read names partitions");
+    IndexQuery& index = command.index.emplace();
+    index.index_id = types::Uuid::FromBytes(in.Fixed(16));
+    index.value = in.Blob();
+    if (flags & kCommandHasEntryValue) index.entry_value = in.Blob();
+  } else if (flags & kCommandHasEntryValue) {
+    in.Fail("an entry value without an index");
+  }
   in.End();
   return command;
 }

@@ -12,7 +12,10 @@
 //                [uvint(n) bytes(column)*n]              -- columns
 //                svint(row_limit) svint(per_partition_limit) svint(partition_limit)
 //                [position(resume_after)] svint(now_seconds)
-//   flags     := 1: reversed, 2: columns, 4: resume_after, 8: named partitions
+//                [uuid(index_id)(16) bytes(value) [bytes(entry_value)]]  -- index
+//   flags     := 1: reversed, 2: columns, 4: resume_after, 8: named partitions,
+//                16: index, 32: the index query has an entry_value (only with
+//                16; 16 never with 8)
 //   partition_key := svint(token) bytes(key)
 //   bound     := uvint(values << 1 | inclusive) bytes(value)*values
 //   position  := flags(1: last_row, 2: last_was_static) partition_key

@@ -156,6 +156,7 @@ storage::ReadCommand StorageRowSource::MakeReadCommand(const ReadRequest& reques
   if (request.plan != nullptr) {
     command.range = request.plan->range;
     command.slices = request.plan->slices;
+    command.index = request.plan->index;
   }
   command.reversed = request.reversed;
   if (request.columns != nullptr) {

@@ -77,6 +77,19 @@ TEST_F(StorageRowSourceTest, NoPartitionRestrictionScansTheRing) {
   EXPECT_EQ(LastRead().range.end, dht::kMinimumToken);
 }
 
+TEST_F(StorageRowSourceTest, AnIndexReadCarriesItsIndexQuery) {
+  ReadPlan plan;
+  plan.range = {5, 500};
+  plan.index = storage::IndexQuery{types::Uuid::NameBased("idx"), types::EncodeInt(3), "e"};
+  const auto snapshot = store_.snapshot();
+  const ReadRequest request{*snapshot, Table("t"), &plan};
+  const storage::ReadCommand command = StorageRowSource::MakeReadCommand(request, 0);
+  EXPECT_TRUE(command.partitions.empty());
+  EXPECT_EQ(command.range.start, 5);
+  EXPECT_EQ(command.range.end, 500);
+  EXPECT_EQ(command.index, plan.index);
+}
+
 TEST_F(StorageRowSourceTest, ClusteringPrefixesBecomeSlicesInClusteringOrder) {
   (void)Rows("SELECT * FROM ks.t WHERE k = 1 AND c IN (1, 3, 2)");
   const auto& slices = LastRead().slices;

@@ -18,8 +18,9 @@ namespace prep = restriction_preparation;
 // checks once all are in.
 class RestrictionsBuilder {
  public:
-  RestrictionsBuilder(const TableMetadata& table, StatementType type, bool allow_filtering)
-      : table_(table), type_(type), allow_filtering_(allow_filtering) {}
+  RestrictionsBuilder(const TableMetadata& table, StatementType type, bool allow_filtering,
+                      bool ordered = false)
+      : table_(table), type_(type), allow_filtering_(allow_filtering), ordered_(ordered) {}
 
   void Add(const cql::Relation& relation, BindSpecCollector& binds);
   // SELECT's checks (processPartitionKeyRestrictions and
@@ -49,10 +50,17 @@ class RestrictionsBuilder {
   void NoteClusteringIn(const std::vector<ClusteringEntry>& entries);
   void CheckModifiedPartitions();
   void CheckModifiedClustering(const std::vector<ClusteringEntry>& entries, bool static_only);
+  // The indexes answering restrictions (hasSupportingIndex on each set).
+  struct IndexSupport {
+    std::optional<IndexChoice> first;  // the first answered restriction, in column order
+    bool clustering = false;           // an index answers a clustering restriction
+  };
+  IndexSupport FindIndexSupport() const;
 
   const TableMetadata& table_;
   const StatementType type_;
   const bool allow_filtering_;
+  const bool ordered_;
   Restrictions r_;
 };
 
@@ -248,8 +256,37 @@ void RestrictionsBuilder::NoteClusteringIn(const std::vector<ClusteringEntry>& e
   }
 }
 
+RestrictionsBuilder::IndexSupport RestrictionsBuilder::FindIndexSupport() const {
+  IndexSupport support;
+  if (table_.indexes.empty()) return support;
+  for (size_t column = 0; column < table_.columns.size(); ++column) {
+    std::optional<IndexChoice> choice;
+    if (const ColumnRestriction* r = r_.Find(column)) {
+      choice = SupportingIndex(table_, *r);
+    } else {
+      for (const auto& m : r_.multi_) {
+        if (m.first == column) choice = SupportingIndex(table_, m);
+      }
+    }
+    if (!choice) continue;
+    if (!support.first) support.first = choice;
+    if (table_.columns[choice->column].kind == ColumnKind::kClustering) support.clustering = true;
+  }
+  return support;
+}
+
+// StatementRestrictions' constructor for SELECT (processPartitionKeyRestrictions,
+// processClusteringColumnsRestrictions, the non-key columns,
+// validateSecondaryIndexSelections), then SelectStatement's
+// verifyOrderingIsAllowed (its index part) and checkNeedsFiltering.
 Restrictions RestrictionsBuilder::Finish() {
   const std::string allow_filtering_message(kRequiresAllowFilteringMessage);
+  const IndexSupport index = FindIndexSupport();
+  const bool has_index = index.first.has_value();  // hasQueriableIndex
+  // The restrictions 4.1 puts in the row filter (filterRestrictions), one
+  // per column: more than one needs ALLOW FILTERING.
+  size_t filtered = 0;
+
   // Partition key (processPartitionKeyRestrictions).
   const size_t pk_size = table_.partition_key_size();
   size_t pk_restricted = 0;
@@ -272,38 +309,76 @@ Restrictions RestrictionsBuilder::Finish() {
       pk_restricted > 0 && (pk_restricted < pk_size || pk_slice || pk_contains);
   r_.selects_partitions_ = pk_restricted == pk_size && !r_.partition_key_needs_filtering_;
   r_.selects_one_partition_ = r_.selects_partitions_ && pk_all_eq;
-  if (r_.partition_key_needs_filtering_ && !allow_filtering_) ThrowInvalid(allow_filtering_message);
+  if (r_.partition_key_needs_filtering_ && !allow_filtering_ && !has_index) {
+    ThrowInvalid(allow_filtering_message);
+  }
+  const bool key_range = !r_.selects_partitions_;  // isKeyRange
+  if ((pk_restricted == 0 && !r_.token_) || r_.partition_key_needs_filtering_) {
+    r_.uses_index_ = has_index;
+  }
+  if (r_.uses_index_ || r_.partition_key_needs_filtering_) filtered += pk_restricted;
 
   // Clustering columns (processClusteringColumnsRestrictions).
   const auto entries = ClusteringEntries();
   r_.has_clustering_ = !entries.empty();
   bool clustering_contains = false;
   bool clustering_needs_filtering = false;
+  size_t clustering_restricted = 0;
   size_t position = table_.clustering_begin();
   for (const auto& e : entries) {
     clustering_contains |= e.is_contains;
+    clustering_restricted += e.last - e.first + 1;
     if (e.is_contains || e.first != position) clustering_needs_filtering = true;
     if (!e.is_slice) position = e.last + 1;
   }
-  if (clustering_contains && !allow_filtering_) {
+  if (clustering_contains && !allow_filtering_ && !has_index) {
     ThrowInvalid(
         "Clustering columns can only be restricted with CONTAINS with a secondary index or "
         "filtering");
   }
-  if (clustering_needs_filtering && !allow_filtering_) CheckNoClusteringGap(entries);
+  if (clustering_needs_filtering) {
+    if (has_index) {
+      r_.uses_index_ = true;
+    } else if (!allow_filtering_) {
+      CheckNoClusteringGap(entries);
+    }
+  }
   NoteClusteringIn(entries);
+  // Covers indexes on the first clustering column (among others).
+  if (key_range && index.clustering) r_.uses_index_ = true;
+  if (r_.uses_index_ || clustering_needs_filtering) filtered += clustering_restricted;
 
   // Static and regular columns.
+  size_t contains_count = 0;  // nonPrimaryKeyRestrictions.hasMultipleContains
   for (const auto& r : r_.restrictions_) {
-    if (!table_.columns[r.column].is_primary_key()) r_.has_non_key_ = true;
+    if (table_.columns[r.column].is_primary_key()) continue;
+    r_.has_non_key_ = true;
+    ++filtered;
+    contains_count += r.contains.size() + r.contains_key.size() + r.map_entries.size();
   }
-  if (r_.has_non_key_ && !allow_filtering_) ThrowInvalid(allow_filtering_message);
+  if (r_.has_non_key_) {
+    if (has_index) {
+      r_.uses_index_ = true;
+    } else if (!allow_filtering_) {
+      ThrowInvalid(allow_filtering_message);
+    }
+  }
+  if (r_.uses_index_ && r_.partition_key_in_) {
+    ThrowInvalid(
+        "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
+  }
+  if (r_.uses_index_ && ordered_) ThrowInvalid("ORDER BY with 2ndary indexes is not supported.");
 
-  // SelectStatement.checkNeedsFiltering: a range read that checks clustering
-  // values filters, even when each partition is read by slices.
-  if (!allow_filtering_ && !r_.selects_partitions_ && r_.has_clustering_) {
-    ThrowInvalid(allow_filtering_message);
+  // SelectStatement.checkNeedsFiltering (StatementRestrictions.needFiltering):
+  // a range or index read filters when more than one restriction is left to
+  // check, when clustering values are checked without any (even where each
+  // partition is read by slices), or with several CONTAINS.
+  if (!allow_filtering_ && (key_range || r_.uses_index_)) {
+    const bool needs_filtering = filtered > 1 || (filtered == 0 && r_.has_clustering_) ||
+                                 (filtered != 0 && contains_count > 1);
+    if (needs_filtering) ThrowInvalid(allow_filtering_message);
   }
+  if (has_index && !r_.selects_partitions_) r_.index_choice_ = index.first;
   return std::move(r_);
 }
 
@@ -434,8 +509,8 @@ const char* StatementTypeName(StatementType type) {
 
 Restrictions Restrictions::Prepare(const TableMetadata& table,
                                    const std::vector<cql::Relation>& where, bool allow_filtering,
-                                   BindSpecCollector& binds) {
-  RestrictionsBuilder builder(table, StatementType::kSelect, allow_filtering);
+                                   BindSpecCollector& binds, bool ordered) {
+  RestrictionsBuilder builder(table, StatementType::kSelect, allow_filtering, ordered);
   for (const cql::Relation& relation : where) builder.Add(relation, binds);
   return builder.Finish();
 }

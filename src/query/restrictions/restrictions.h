@@ -21,6 +21,17 @@
 // Custom index expressions, LIKE and IS NOT NULL are refused as Cassandra
 // refuses them without an index or outside a materialized view.
 //
+// Secondary indexes (index_support.h says which answers what), with 4.1's
+// rules: a restriction an index answers lets the query run without ALLOW
+// FILTERING as long as it is the only one left to filter (SelectStatement.
+// checkNeedsFiltering: `pk = ? AND idx = ?`, `token(k) > ? AND idx = ?`,
+// `idx = ?` alone); two of them, an indexed and an unindexed one, clustering
+// restrictions beside an unrestricted partition key, a partial partition key,
+// or several CONTAINS need it. With an index in use, IN on the partition key
+// and ORDER BY are refused. A read whose partition key is not restricted by
+// = / IN goes through the first index (in column order) answering a
+// restriction, which stays in the RowFilter too.
+//
 // Writes (PrepareModification) take the same relations through the same
 // preparation, with StatementRestrictions' rules for modifications:
 //   - every partition key column by = or IN ("Some partition key parts are
@@ -39,6 +50,7 @@
 #include <vector>
 
 #include "cql/ast.h"
+#include "query/restrictions/index_support.h"
 #include "query/restrictions/read_plan.h"
 #include "query/terms/bind_variables.h"
 #include "query/terms/term.h"
@@ -125,9 +137,11 @@ class Restrictions {
  public:
   // Throws CqlError(kInvalid) with Cassandra's messages for unknown columns,
   // conflicting relations, and queries that need ALLOW FILTERING without it.
+  // `ordered`: the SELECT has ORDER BY, refused when an index is used (4.1
+  // checks it before ALLOW FILTERING).
   static Restrictions Prepare(const schema::TableMetadata& table,
                               const std::vector<cql::Relation>& where, bool allow_filtering,
-                              BindSpecCollector& binds);
+                              BindSpecCollector& binds, bool ordered = false);
   // The WHERE clause of INSERT (its key columns as `=` relations), UPDATE or
   // DELETE. `static_only`: the statement writes only static columns.
   // REQUIRES: type != kSelect.
@@ -163,6 +177,13 @@ class Restrictions {
   // A DELETE of clustering ranges: a slice, or = / IN on fewer clustering
   // columns than the table has (modifications only).
   bool deletes_ranges() const { return deletes_ranges_; }
+  // A secondary index answers a restriction (StatementRestrictions.
+  // usesSecondaryIndexing); the read goes through it unless the partition
+  // key names the partitions.
+  bool uses_secondary_index() const { return uses_index_; }
+  // The index the read goes through: set when an index answers a restriction
+  // and the partition key does not name the partitions.
+  const std::optional<IndexChoice>& index_choice() const { return index_choice_; }
 
   // For PREPARED's pk_index: the marker bound to each partition key column,
   // or empty unless every partition key column is bound by a marker.
@@ -195,6 +216,8 @@ class Restrictions {
   bool has_non_key_ = false;
   bool clustering_has_in_ = false;
   bool deletes_ranges_ = false;
+  bool uses_index_ = false;
+  std::optional<IndexChoice> index_choice_;
 };
 
 // Restrictions bound to one request's values: decides whether a row matches

@@ -12,6 +12,7 @@
 #include "dht/token.h"
 #include "query/restrictions/cartesian_product.h"
 #include "query/restrictions/clustering_slices.h"
+#include "query/restrictions/index_support.h"
 #include "query/restrictions/key_values.h"
 #include "query/restrictions/restrictions.h"
 #include "types/value_codec.h"
@@ -400,6 +401,55 @@ std::vector<storage::Clustering> FullClusterings(
   return rows;
 }
 
+// Bytes (of an index expression) over 64K: CassandraIndex.validate(ReadCommand).
+constexpr size_t kMaxIndexValue = 65535;
+
+// The IndexQuery of the index the restrictions read through: the value of
+// the (first) term its operator takes. Bound after the filter, whose checks
+// and messages (null, unset) come first.
+storage::IndexQuery BindIndexQuery(const Restrictions& restrictions, const TableMetadata& table,
+                                   const BoundValues& values) {
+  const IndexChoice& choice = *restrictions.index_choice();
+  const ColumnMetadata& column = table.columns[choice.column];
+  storage::IndexQuery query;
+  query.index_id = choice.index_id;
+  size_t size = 0;
+  if (const ColumnRestriction* r = restrictions.Find(choice.column)) {
+    auto bind = [&](const PreparedTerm& term) {
+      return Bytes(FilterValue(term.Bind(values), column.name));
+    };
+    switch (choice.op) {
+      case IndexOperator::kEq:
+        query.value = bind(*r->eq);
+        break;
+      case IndexOperator::kContains:
+        query.value = bind(r->contains.front());
+        break;
+      case IndexOperator::kContainsKey:
+        query.value = bind(r->contains_key.front());
+        break;
+      case IndexOperator::kMapEntry:
+        query.value = bind(r->map_entries.front().first);
+        query.entry_value = bind(r->map_entries.front().second);
+        // The index value is the entry as a two-component composite.
+        size = query.entry_value->size() + 6;
+        break;
+    }
+  } else {
+    // `(c1, c2) = (...)` answered by an index on one of its columns.
+    for (const MultiColumnRestriction& m : restrictions.multi_column()) {
+      if (choice.column < m.first || choice.column > m.last()) continue;
+      const auto tuple = TupleValues(table, m.first, *m.eq, values);
+      const std::optional<BytesView>& value = tuple[choice.column - m.first];
+      if (!value) ThrowInvalid("Unsupported null value for column " + column.name);
+      query.value = Bytes(*value);
+    }
+  }
+  size += query.value.size();
+  if (size > kMaxIndexValue) ThrowInvalid("Index expression values may not be larger than 64K");
+  return query;
+}
+
 }  // namespace
 
 BoundRestrictions Restrictions::Bind(const TableMetadata& table, const BoundValues& values) const {
@@ -440,6 +490,11 @@ BoundRestrictions Restrictions::Bind(const TableMetadata& table, const BoundValu
       filter.Add(FilterCondition(r, table.columns[r.column], values));
     }
   }
+
+  // The read goes through an index unless it names its partitions; the
+  // index's restriction stays in the filter (the engine's answer is checked
+  // again).
+  if (index_choice_ && !selects_partitions_) plan.index = BindIndexQuery(*this, table, values);
   return out;
 }
 

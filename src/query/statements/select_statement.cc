@@ -158,7 +158,8 @@ std::shared_ptr<const SelectStatement> SelectStatement::Prepare(
   binds.set_partition_key_types(std::move(key_types));
   statement->selection_ = Selection::Prepare(table, select, binds);
   statement->restrictions_ =
-      Restrictions::Prepare(table, select.where, select.allow_filtering, binds);
+      Restrictions::Prepare(table, select.where, select.allow_filtering, binds,
+                            /*ordered=*/!select.order_by.empty());
   statement->distinct_ = select.distinct;
   if (select.distinct) {
     if (select.per_partition_limit) {
