@@ -90,6 +90,55 @@ TEST_F(StorageRowSourceTest, AnIndexReadCarriesItsIndexQuery) {
   EXPECT_EQ(command.index, plan.index);
 }
 
+// A SELECT on a table with an index on v (added to the schema as CREATE
+// INDEX would add it).
+class IndexedSelectTest : public StorageRowSourceTest {
+ protected:
+  void SetUp() override {
+    StorageRowSourceTest::SetUp();
+    auto table = std::make_shared<schema::TableMetadata>(Table("t"));
+    schema::IndexMetadata index;
+    index.name = "t_v_idx";
+    index.kind = "COMPOSITES";
+    index.options["target"] = "v";
+    index.id = types::Uuid::NameBased("t_v_idx");
+    table->indexes.push_back(index);
+    auto keyspaces = store_.snapshot()->keyspaces();
+    auto keyspace = std::make_shared<schema::KeyspaceMetadata>(*keyspaces.at("ks"));
+    keyspace->tables["t"] = table;
+    keyspaces["ks"] = keyspace;
+    store_.Publish(std::make_shared<schema::Schema>(std::move(keyspaces)));
+  }
+};
+
+TEST_F(IndexedSelectTest, AnIndexedRestrictionReadsThroughTheIndex) {
+  (void)Rows("SELECT * FROM ks.t WHERE v = 4");
+  ASSERT_TRUE(LastRead().index.has_value());
+  EXPECT_TRUE(LastRead().partitions.empty());
+  EXPECT_EQ(LastRead().index->index_id, types::Uuid::NameBased("t_v_idx"));
+  EXPECT_EQ(LastRead().index->value, types::EncodeInt(4));
+
+  (void)Rows("SELECT * FROM ks.t WHERE token(k) > 0 AND v = 4");
+  ASSERT_TRUE(LastRead().index.has_value());
+  EXPECT_EQ(LastRead().range.start, 0);
+
+  (void)Rows("SELECT * FROM ks.t WHERE k = 1 AND v = 4");
+  EXPECT_FALSE(LastRead().index.has_value());
+  EXPECT_EQ(LastRead().partitions, std::vector<storage::PartitionKey>{IntKey(1)});
+}
+
+TEST_F(IndexedSelectTest, Refusals) {
+  EXPECT_STREQ(Error("SELECT * FROM ks.t WHERE k = 1 AND v = 4 ORDER BY c ASC").what(),
+               "ORDER BY with 2ndary indexes is not supported.");
+  EXPECT_STREQ(Error("SELECT * FROM ks.t WHERE v = 4 AND s = 1").what(),
+               std::string(kRequiresAllowFilteringMessage).c_str());
+  EXPECT_STREQ(
+      Error("SELECT * FROM ks.t WHERE k IN (1, 2) AND v = 4").what(),
+      "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
+  (void)Rows("SELECT * FROM ks.t WHERE v = 4 AND s = 1 ALLOW FILTERING");
+  EXPECT_TRUE(LastRead().index.has_value());
+}
+
 TEST_F(StorageRowSourceTest, ClusteringPrefixesBecomeSlicesInClusteringOrder) {
   (void)Rows("SELECT * FROM ks.t WHERE k = 1 AND c IN (1, 3, 2)");
   const auto& slices = LastRead().slices;
