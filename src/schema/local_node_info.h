@@ -40,6 +40,18 @@ struct PeerInfo {
   std::optional<int64_t> load_bytes;
 };
 
+// Where the build of one secondary index stands on this node
+// (index/indexing_engine.h): system."IndexInfo" and system_views.index_builds.
+struct IndexBuildInfo {
+  std::string keyspace;
+  std::string table;
+  std::string index;
+  bool built = false;
+  int64_t partitions_built = 0;
+  std::optional<int64_t> last_token;  // the last partition indexed, while building
+  std::string failure;                // why the build stopped; empty if it did not fail
+};
+
 struct LocalNodeInfo {
   std::string cluster_name = "Test Cluster";
   std::string listen_address = "127.0.0.1";
@@ -65,6 +77,9 @@ struct LocalNodeInfo {
   // the tables' SSTables, not the commit log). Set once before serving;
   // called from any thread. Null, or nullopt: not known.
   std::function<std::optional<int64_t>()> load_bytes;
+  // The node's secondary index builds. Set once before serving; called from
+  // any thread. Null: no index is kept (tests without an engine).
+  std::function<std::vector<IndexBuildInfo>()> index_builds;
 
   // The other members of the cluster now, never this node.
   std::vector<PeerInfo> Peers() const { return current_peers ? current_peers() : peers; }

@@ -78,6 +78,18 @@ KeyspacePtr MakeViewsKeyspace() {
                              .Column("tokens", "frozen<set<text>>")
                              .Build();
   keyspace->tables.emplace(gossip_info->name, gossip_info);
+  // Sibyl's own: each secondary index's build on this node (index_tables.h).
+  TablePtr index_builds =
+      VirtualTableBuilder(kViewsKeyspace, "index_builds", "secondary index builds on this node")
+          .PartitionKey("keyspace_name", "text")
+          .Clustering("table_name", "text")
+          .Clustering("index_name", "text")
+          .Column("status", "text")
+          .Column("partitions_built", "bigint")
+          .Column("last_token", "bigint")
+          .Column("failure", "text")
+          .Build();
+  keyspace->tables.emplace(index_builds->name, index_builds);
   return keyspace;
 }
 

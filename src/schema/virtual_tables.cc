@@ -2,6 +2,7 @@
 
 #include "common/check.h"
 #include "schema/gossip_info_table.h"
+#include "schema/index_tables.h"
 #include "schema/node_tables.h"
 #include "schema/schema_tables.h"
 #include "schema/settings_table.h"
@@ -18,6 +19,8 @@ VirtualTables VirtualTables::SystemTables() {
   for (auto& table : MakeVirtualSchemaTables()) registry.Add(std::move(table));
   registry.Add(MakeSettingsTable());
   registry.Add(MakeGossipInfoTable());
+  registry.Add(MakeIndexInfoTable());
+  registry.Add(MakeIndexBuildsTable());
   return registry;
 }
 

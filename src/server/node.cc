@@ -247,6 +247,20 @@ int RunNode(const StartOptions& options) {
     // exact (index/indexing_engine.h).
     const auto engine = index::IndexingEngine::Wrap(
         storage::Engine::Open(MakeEngineOptions(config, data_dir.path() / "data"), clock), clock);
+    node_info.index_builds = [&engine] {
+      std::vector<schema::IndexBuildInfo> builds;
+      for (const index::IndexBuildStatus& status : engine->BuildStatuses()) {
+        schema::IndexBuildInfo& build = builds.emplace_back();
+        build.keyspace = status.keyspace;
+        build.table = status.table;
+        build.index = status.index;
+        build.built = status.built;
+        build.partitions_built = status.partitions_built;
+        if (status.partitions_built > 0) build.last_token = status.last_token;
+        build.failure = status.failure;
+      }
+      return builds;
+    };
     // The schema: in the data directory (docs/dev/schema-store.md), or, for
     // a node of a cluster, the metadata log in etcd (docs/dev/metadata.md),
     // where the node registers itself and learns its tokens.

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -69,9 +70,19 @@ struct ReadCommand {
   int32_t now_seconds = 0;  // decides what has expired
   // Only the rows this index finds, of the token range (`partitions` must be
   // empty); answered in token order like any range read, each row once.
-  // Engines without indexes refuse it (std::runtime_error).
+  // The storage engines refuse it (RefuseIndexRead); index/indexing_engine.h
+  // answers it.
   std::optional<IndexQuery> index;
 };
+
+// Throws std::invalid_argument when `command` reads through an index: what
+// an engine that keeps no indexes does.
+inline void RefuseIndexRead(const ReadCommand& command) {
+  if (command.index) {
+    throw std::invalid_argument("this engine keeps no secondary indexes: " +
+                                command.index->index_id.ToString());
+  }
+}
 
 // A live cell as a read returns it.
 struct ReadCell {

@@ -514,6 +514,7 @@ void ReferenceEngine::ApplyAll(const std::vector<const Mutation*>& mutations) {
 }
 
 std::vector<Mutation> ReferenceEngine::ReadUnfiltered(const ReadCommand& command) const {
+  RefuseIndexRead(command);
   std::shared_lock lock(mutex_);
   const Table& table = FindTable(command.table_id);
   const auto& clustering = table.layout.clustering;
@@ -559,6 +560,7 @@ void ReferenceEngine::Truncate(const types::Uuid& table_id) {
 }
 
 ReadResult ReferenceEngine::Read(const ReadCommand& command) const {
+  RefuseIndexRead(command);
   std::shared_lock lock(mutex_);
   const Table& table = FindTable(command.table_id);
   const auto& clustering = table.layout.clustering;

@@ -230,6 +230,7 @@ void RocksDbEngine::ApplyAll(const std::vector<const Mutation*>& mutations) {
 }
 
 ReadResult RocksDbEngine::Read(const ReadCommand& command) const {
+  RefuseIndexRead(command);
   DisablePerfCountingOnThisThread();
   std::shared_lock lock(mutex_);
   const Table& table = FindTable(command.table_id);
@@ -237,6 +238,7 @@ ReadResult RocksDbEngine::Read(const ReadCommand& command) const {
 }
 
 std::vector<Mutation> RocksDbEngine::ReadUnfiltered(const ReadCommand& command) const {
+  RefuseIndexRead(command);
   DisablePerfCountingOnThisThread();
   std::shared_lock lock(mutex_);
   const Table& table = FindTable(command.table_id);

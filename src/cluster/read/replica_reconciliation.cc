@@ -16,7 +16,12 @@ Reconciliation Reconcile(const storage::TableLayout& layout, const storage::Read
   storage::ReferenceEngine scratch;
   scratch.SyncTables({layout});
   for (const storage::Mutation& mutation : reconciliation.merged) scratch.Apply(mutation);
-  reconciliation.result = scratch.Read(command);
+  // The replicas answered an index read with the rows their indexes found
+  // (IndexingEngine::ReadUnfiltered): the merge holds only those, so it is
+  // read whole; the statement's filter re-checks the indexed value.
+  storage::ReadCommand merged_read = command;
+  merged_read.index.reset();
+  reconciliation.result = scratch.Read(merged_read);
   return reconciliation;
 }
 
