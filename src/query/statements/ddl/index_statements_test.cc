@@ -218,6 +218,8 @@ TEST_F(IndexDdlTest, ErrorsInCassandrasOrder) {
               "Cannot create index on entries of column st with non-map type");
   ExpectError("CREATE INDEX \"bad name\" ON t (v)", "Illegal index name bad name",
               ErrorCode::kConfigError);
+  // 4.1's grammar takes no keyspace before the index name (idxName).
+  EXPECT_EQ(Error("CREATE INDEX ks.i ON ks.t (v)").code(), ErrorCode::kSyntaxError);
   // A key column of a composite partition key may be indexed.
   Run("CREATE TABLE composite (a int, b int, PRIMARY KEY ((a, b)))");
   Run("CREATE INDEX ON composite (a)");
@@ -237,6 +239,7 @@ TEST_F(IndexDdlTest, SystemKeyspacesAndNoKeyspace) {
 }
 
 TEST_F(IndexDdlTest, IndexAttributes) {
+  ExpectError("CREATE CUSTOM INDEX ON t (v)", "CUSTOM index requires specifiying the index class");
   ExpectError("CREATE INDEX ON t (v) USING 'sai'",
               "Cannot specify index class for a non-CUSTOM index");
   ExpectError("CREATE INDEX ON t (v) WITH OPTIONS = {'a': 'b'}",
@@ -274,6 +277,12 @@ TEST_F(IndexDdlTest, CustomIndexes) {
   // SASI comes before the keyspace check.
   ExpectError("CREATE CUSTOM INDEX ON nope.t (v) USING 'org.apache.cassandra.index.sasi.SASIIndex'",
               "SASI indexes are disabled. Enable in cassandra.yaml to use.");
+  // 4.1 refuses SASI as disabled by its full class name only; it would look
+  // 'SASIIndex' up as a class (and not find it).
+  ExpectError("CREATE CUSTOM INDEX ON t (c) USING 'SASIIndex'",
+              "Sibyl has no implementation of the custom index class 'SASIIndex'; it serves the "
+              "storage-attached index ('sai', 'StorageAttachedIndex', "
+              "'org.apache.cassandra.index.sai.StorageAttachedIndex') and CREATE INDEX");
   ExpectError("CREATE CUSTOM INDEX ON t (c) USING 'com.example.MyIndex'",
               "Sibyl has no implementation of the custom index class 'com.example.MyIndex'; it "
               "serves the storage-attached index ('sai', 'StorageAttachedIndex', "
