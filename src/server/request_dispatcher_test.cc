@@ -127,10 +127,11 @@ TEST_F(DispatcherTest, StartupThenQueryThenSecondStartupRefused) {
 
 TEST_F(DispatcherTest, UnsupportedStatementIsAnHonestInvalidRequest) {
   Send(4, 1, Opcode::kStartup, StartupBody());
-  auto out = Send(4, 2, Opcode::kQuery, QueryBody("CREATE INDEX ON ks.t (v)", 4));
+  auto out = Send(4, 2, Opcode::kQuery,
+                  QueryBody("CREATE TRIGGER trig ON ks.t USING 'org.example.Trigger'", 4));
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(ErrorCodeOf(out[0]), 0x2200);
-  EXPECT_NE(ErrorMessage(out[0]).find("CREATE INDEX"), std::string::npos);
+  EXPECT_NE(ErrorMessage(out[0]).find("CREATE TRIGGER"), std::string::npos);
 
   out = Send(4, 3, Opcode::kQuery, QueryBody("SELEC * FROM t", 4));
   EXPECT_EQ(ErrorCodeOf(out.at(0)), 0x2000);

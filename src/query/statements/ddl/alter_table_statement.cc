@@ -1,6 +1,6 @@
 // ALTER TABLE, as Cassandra 4.1's AlterTableStatement: ADD, DROP and RENAME
-// of columns, WITH options; ALTER ... TYPE and DROP COMPACT STORAGE are
-// refused as 4.1 refuses them.
+// of columns (not of those an index depends on), WITH options; ALTER ...
+// TYPE and DROP COMPACT STORAGE are refused as 4.1 refuses them.
 
 #include <memory>
 #include <set>
@@ -23,6 +23,12 @@ using Kind = cql::AlterTableStatement::Kind;
 
 const char* KindName(ColumnKind kind) {
   return kind == ColumnKind::kStatic ? "STATIC" : "REGULAR";  // ColumnMetadata.Kind's names
+}
+
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
 }
 
 class AlterTable final : public SchemaAlteration {
@@ -76,7 +82,7 @@ class AlterTable final : public SchemaAlteration {
     return next;
   }
 
-  SchemaChange Change() const override {
+  SchemaChange Change(const schema::Schema&) const override {
     return MakeChange(SchemaChange::Type::kUpdated, SchemaChange::Target::kTable, keyspace(),
                       statement_.table.name);
   }
@@ -144,6 +150,10 @@ class AlterTable final : public SchemaAlteration {
         ThrowInvalid("Cannot drop non-frozen column " + name + " of user type " +
                      column->type->ToCql());
       }
+      if (std::vector<std::string> indexes = DependentIndexes(table, name); !indexes.empty()) {
+        ThrowInvalid("Cannot drop column " + name +
+                     " because it has dependent secondary indexes (" + JoinNames(indexes) + ")");
+      }
       schema::DroppedColumn dropped{name, types::ExpandUserTypes(column->type), column->kind,
                                     timestamp};
       altered.dropped_columns[name] = std::move(dropped);
@@ -162,6 +172,10 @@ class AlterTable final : public SchemaAlteration {
       if (table.FindColumn(to) != nullptr) {
         ThrowInvalid("Cannot rename column " + from + " to " + to + " in table '" +
                      table.QualifiedName() + "'; another column with that name already exists");
+      }
+      if (std::vector<std::string> indexes = DependentIndexes(table, from); !indexes.empty()) {
+        ThrowInvalid("Can't rename column " + from +
+                     " because it has dependent secondary indexes (" + JoinNames(indexes) + ")");
       }
       altered.columns[static_cast<size_t>(altered.ColumnIndex(from))].name = to;
     }

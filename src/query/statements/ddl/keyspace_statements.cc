@@ -74,7 +74,7 @@ class CreateKeyspace final : public SchemaAlteration {
     return next;
   }
 
-  SchemaChange Change() const override {
+  SchemaChange Change(const schema::Schema&) const override {
     return MakeChange(SchemaChange::Type::kCreated, SchemaChange::Target::kKeyspace, keyspace());
   }
 
@@ -114,7 +114,7 @@ class AlterKeyspace final : public SchemaAlteration {
     return next;
   }
 
-  SchemaChange Change() const override {
+  SchemaChange Change(const schema::Schema&) const override {
     return MakeChange(SchemaChange::Type::kUpdated, SchemaChange::Target::kKeyspace, keyspace());
   }
 
@@ -141,7 +141,7 @@ class DropKeyspace final : public SchemaAlteration {
     return next;
   }
 
-  SchemaChange Change() const override {
+  SchemaChange Change(const schema::Schema&) const override {
     return MakeChange(SchemaChange::Type::kDropped, SchemaChange::Target::kKeyspace, keyspace());
   }
 

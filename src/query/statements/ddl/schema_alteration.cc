@@ -116,6 +116,10 @@ SchemaAlterationPtr PrepareSchemaAlteration(const cql::Statement& statement,
           return ddl::PrepareAlterType(s, keyspace);
         } else if constexpr (std::is_same_v<T, cql::DropTypeStatement>) {
           return ddl::PrepareDropType(s, keyspace);
+        } else if constexpr (std::is_same_v<T, cql::CreateIndexStatement>) {
+          return ddl::PrepareCreateIndex(s, keyspace);
+        } else if constexpr (std::is_same_v<T, cql::DropIndexStatement>) {
+          return ddl::PrepareDropIndex(s, keyspace);
         } else {
           return nullptr;
         }
@@ -142,7 +146,7 @@ Result ExecuteSchemaAlteration(const SchemaAlteration& alteration, schema::Metad
   const schema::MetadataStore::CommitResult result = store.Commit(
       [&](const schema::Schema& current) { return alteration.Apply(current, context); });
   if (!result.changed) return VoidResult{};
-  return SchemaChangeResult{alteration.Change()};
+  return SchemaChangeResult{alteration.Change(*result.before)};
 }
 
 }  // namespace sibyl::query

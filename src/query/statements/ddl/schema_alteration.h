@@ -1,5 +1,6 @@
 #pragma once
-// DDL statements (CREATE / ALTER / DROP of KEYSPACE, TABLE and TYPE),
+// DDL statements (CREATE / ALTER / DROP of KEYSPACE, TABLE and TYPE;
+// CREATE / DROP INDEX),
 // prepared and executed as Cassandra 4.1's AlterSchemaStatement: preparing
 // resolves the keyspace; executing checks the keyspace may be changed,
 // then applies the statement to the newest schema through the
@@ -50,8 +51,9 @@ class SchemaAlteration {
   [[nodiscard]] virtual std::optional<schema::Schema::KeyspaceMap> Apply(
       const schema::Schema& current, const SchemaChangeContext& context) const = 0;
 
-  // The change announced when Apply changed the schema.
-  [[nodiscard]] virtual protocol::SchemaChange Change() const = 0;
+  // The change announced when Apply changed `before` (the schema Apply was
+  // given): DROP INDEX learns there which table it changed.
+  [[nodiscard]] virtual protocol::SchemaChange Change(const schema::Schema& before) const = 0;
 
   // The permission check Cassandra's ClientState makes before execution:
   // local system keyspaces are never user-modifiable, the replicated ones

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cql/ast.h"
 #include "query/statements/ddl/schema_alteration.h"
@@ -33,7 +34,7 @@ void EnsureTablePermission(std::string_view keyspace, std::string_view table,
                                                 std::string keyspace, std::string name = {});
 
 // Factories, one per statement (keyspace_statements.cc, table_statements.cc,
-// alter_table_statement.cc, type_statements.cc).
+// alter_table_statement.cc, type_statements.cc, index_statements.cc).
 [[nodiscard]] SchemaAlterationPtr PrepareCreateKeyspace(const cql::CreateKeyspaceStatement& s);
 [[nodiscard]] SchemaAlterationPtr PrepareAlterKeyspace(const cql::AlterKeyspaceStatement& s);
 [[nodiscard]] SchemaAlterationPtr PrepareDropKeyspace(const cql::DropKeyspaceStatement& s);
@@ -49,5 +50,15 @@ void EnsureTablePermission(std::string_view keyspace, std::string_view table,
                                                    std::optional<std::string_view> keyspace);
 [[nodiscard]] SchemaAlterationPtr PrepareDropType(const cql::DropTypeStatement& s,
                                                   std::optional<std::string_view> keyspace);
+[[nodiscard]] SchemaAlterationPtr PrepareCreateIndex(const cql::CreateIndexStatement& s,
+                                                     std::optional<std::string_view> keyspace);
+[[nodiscard]] SchemaAlterationPtr PrepareDropIndex(const cql::DropIndexStatement& s,
+                                                   std::optional<std::string_view> keyspace);
+
+// The names of `table`'s indexes that depend on `column` (Cassandra's
+// SecondaryIndexManager.getDependentIndexes), in name order: those whose
+// target is the column, and those whose target Sibyl cannot read.
+[[nodiscard]] std::vector<std::string> DependentIndexes(const schema::TableMetadata& table,
+                                                        std::string_view column);
 
 }  // namespace sibyl::query::ddl

@@ -199,7 +199,7 @@ class CreateTable final : public SchemaAlteration {
     return next;
   }
 
-  SchemaChange Change() const override {
+  SchemaChange Change(const schema::Schema&) const override {
     return MakeChange(SchemaChange::Type::kCreated, SchemaChange::Target::kTable, keyspace(),
                       statement_.table.name);
   }
@@ -247,7 +247,7 @@ class DropTable final : public SchemaAlteration {
     return next;
   }
 
-  SchemaChange Change() const override {
+  SchemaChange Change(const schema::Schema&) const override {
     return MakeChange(SchemaChange::Type::kDropped, SchemaChange::Target::kTable, keyspace(),
                       table_);
   }

@@ -75,7 +75,7 @@ class CreateType final : public SchemaAlteration {
     return next;
   }
 
-  SchemaChange Change() const override {
+  SchemaChange Change(const schema::Schema&) const override {
     return MakeChange(SchemaChange::Type::kCreated, SchemaChange::Target::kType, keyspace(),
                       statement_.type.name);
   }
@@ -131,7 +131,7 @@ class AlterType final : public SchemaAlteration {
     return next;
   }
 
-  SchemaChange Change() const override {
+  SchemaChange Change(const schema::Schema&) const override {
     return MakeChange(SchemaChange::Type::kUpdated, SchemaChange::Target::kType, keyspace(),
                       statement_.type.name);
   }
@@ -239,7 +239,7 @@ class DropType final : public SchemaAlteration {
     return next;
   }
 
-  SchemaChange Change() const override {
+  SchemaChange Change(const schema::Schema&) const override {
     return MakeChange(SchemaChange::Type::kDropped, SchemaChange::Target::kType, keyspace(), name_);
   }
 
