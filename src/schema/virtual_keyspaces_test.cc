@@ -98,17 +98,18 @@ TEST_F(VirtualKeyspacesTest, KeyspacesListsTheVirtualKeyspacesByName) {
 }
 
 TEST_F(VirtualKeyspacesTest, TablesListsEveryVirtualTableWithItsComment) {
-  EXPECT_EQ(
-      Column("system_virtual_schema", "tables", "table_name"),
-      (std::vector<std::string>{"gossip_info", "settings", "columns", "keyspaces", "tables"}));
+  EXPECT_EQ(Column("system_virtual_schema", "tables", "table_name"),
+            (std::vector<std::string>{"gossip_info", "index_builds", "settings", "columns",
+                                      "keyspaces", "tables"}));
   EXPECT_EQ(Column("system_virtual_schema", "tables", "keyspace_name"),
-            (std::vector<std::string>{"system_views", "system_views", "system_virtual_schema",
-                                      "system_virtual_schema", "system_virtual_schema"}));
-  EXPECT_EQ(
-      Column("system_virtual_schema", "tables", "comment"),
-      (std::vector<std::string>{"lists the gossip information for the cluster", "current settings",
-                                "virtual column definitions", "virtual keyspace definitions",
-                                "virtual table definitions"}));
+            (std::vector<std::string>{"system_views", "system_views", "system_views",
+                                      "system_virtual_schema", "system_virtual_schema",
+                                      "system_virtual_schema"}));
+  EXPECT_EQ(Column("system_virtual_schema", "tables", "comment"),
+            (std::vector<std::string>{"lists the gossip information for the cluster",
+                                      "secondary index builds on this node", "current settings",
+                                      "virtual column definitions", "virtual keyspace definitions",
+                                      "virtual table definitions"}));
 }
 
 TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
@@ -143,6 +144,13 @@ TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
                            "system_views.gossip_info.release_version regular -1 none text",
                            "system_views.gossip_info.schema regular -1 none text",
                            "system_views.gossip_info.tokens regular -1 none frozen<set<text>>",
+                           "system_views.index_builds.failure regular -1 none text",
+                           "system_views.index_builds.index_name clustering 1 asc text",
+                           "system_views.index_builds.keyspace_name partition_key 0 none text",
+                           "system_views.index_builds.last_token regular -1 none bigint",
+                           "system_views.index_builds.partitions_built regular -1 none bigint",
+                           "system_views.index_builds.status regular -1 none text",
+                           "system_views.index_builds.table_name clustering 0 asc text",
                            "system_views.settings.name partition_key 0 none text",
                            "system_views.settings.value regular -1 none text",
                            "system_virtual_schema.columns.clustering_order regular -1 none text",
