@@ -89,7 +89,12 @@ class IndexRead {
     const storage::IndexQuery& query = *command_.index;
     const PartitionKey index_key = IndexPartitionKey(
         target_.index, query.value, query.entry_value ? &*query.entry_value : nullptr);
-    for (const storage::TokenRange& piece : RingPieces(command_.range)) {
+    std::vector<storage::TokenRange> pieces = RingPieces(command_.range);
+    if (pieces.size() == 2 && command_.resume_after &&
+        command_.resume_after->partition.token <= pieces[1].end) {
+      pieces.erase(pieces.begin());  // the resume position is past the ring's end
+    }
+    for (const storage::TokenRange& piece : pieces) {
       if (!WalkPiece(index_key, piece)) break;
     }
     Flush();
@@ -114,14 +119,17 @@ class IndexRead {
     }
     bool holds_resume = false;
     if (const auto& resume = command_.resume_after; resume && !resumed_) {
-      // Pieces before the one holding the resume position are done; in that
-      // one, the walk starts at the resume partition (its entries before the
-      // resume row are skipped by the base read).
+      // As the engine's range reads: partitions before the resume position
+      // are skipped, so a piece that ends before it is skipped whole and one
+      // that starts after it is read whole.
       const int64_t token = resume->partition.token;
-      holds_resume = (piece.start == kMinimumToken || token > piece.start) &&
-                     (piece.end == kMinimumToken || token <= piece.end);
-      if (!holds_resume) return true;
-      slice.start = ClusteringBound{{types::EncodeBigint(token), resume->partition.key}, true};
+      if (piece.end != kMinimumToken && token > piece.end) return true;
+      holds_resume = piece.start == kMinimumToken || token > piece.start;
+      if (holds_resume) {
+        slice.start = ClusteringBound{{types::EncodeBigint(token), resume->partition.key}, true};
+      } else {
+        resumed_ = true;
+      }
     }
     entries.slices = {slice};
     entries.row_limit = kEntriesPerPage;
