@@ -83,6 +83,9 @@ class IndexRead {
       : engine_(engine), target_(target), command_(command) {
     rows_left_ = command.row_limit;
     partitions_left_ = command.partition_limit;
+    const storage::ColumnLayout* column = target.base.FindColumn(target.index.column);
+    static_index_ =
+        target.index.source == Source::kColumn && column != nullptr && column->is_static;
   }
 
   ReadResult Run() {
@@ -164,8 +167,7 @@ class IndexRead {
       if (Done()) return;
       pending_ = PartitionEntries{std::move(partition), {}, false};
     }
-    const bool static_index = entry.size() == 2;
-    if (static_index) {
+    if (static_index_) {
       pending_->whole_partition = true;
       return;
     }
@@ -273,7 +275,8 @@ class IndexRead {
   const ReadCommand& command_;
   ReadResult result_;
   std::optional<PartitionEntries> pending_;
-  bool resumed_ = false;  // the walk is past the resume position
+  bool resumed_ = false;       // the walk is past the resume position
+  bool static_index_ = false;  // an entry stands for its whole partition
   int32_t rows_left_ = 0;
   int32_t partitions_left_ = 0;
 };

@@ -303,6 +303,39 @@ TEST_P(IndexingEngineTest, TruncateEmptiesTheIndexes) {
   }
 }
 
+TEST_P(IndexingEngineTest, TablesWithoutClusteringColumnsAreIndexedPerPartition) {
+  TableLayout table;
+  table.id = TableId(2);
+  table.keyspace = "ks";
+  table.name = "flat";
+  table.partition_key_types = {types::CqlType::Native(types::Kind::kInt)};
+  table.columns = {{"v", types::CqlType::Native(types::Kind::kInt), false}};
+  IndexLayout by_v;
+  by_v.id = IndexId(50);
+  by_v.name = "flat_v";
+  by_v.column = "v";
+  by_v.type = table.columns[0].type;
+  table.indexes = {by_v};
+  engine_->SyncTables({table_, table});
+  for (int k = 0; k < 20; ++k) {
+    Mutation m;
+    m.table_id = table.id;
+    m.partition = Pk(k);
+    RowWrite& row = m.rows.emplace_back();
+    Set(row, "v", Live(1, Int(k % 3)));
+    engine_->Apply(m);
+  }
+  ReadCommand command;
+  command.table_id = table.id;
+  command.index = IndexQuery{by_v.id, Int(1), std::nullopt};
+  command.now_seconds = clock_.NowSeconds();
+  const ReadResult found = engine_->Read(command);
+  std::vector<Bytes> keys;
+  for (const ReadPartition& p : found.partitions) keys.push_back(p.key.key);
+  EXPECT_EQ(keys, (std::vector<Bytes>{Int(1), Int(4), Int(7), Int(10), Int(13), Int(16), Int(19)}));
+  EXPECT_TRUE(CheckIndex(*engine_, table, by_v, command.now_seconds).empty());
+}
+
 INSTANTIATE_TEST_SUITE_P(Engines, IndexingEngineTest, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "RocksDb" : "Reference"; });
 

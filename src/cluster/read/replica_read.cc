@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "cluster/read/read_request_codec.h"
 #include "cluster/read/replica_read_handler.h"
 #include "cluster/read/replica_reconciliation.h"
 #include "common/error.h"
+#include "storage/clustering_order.h"
 #include "storage/read_command_codec.h"
 #include "storage/read_digest.h"
 
@@ -123,6 +125,8 @@ class ReplicaRead : public std::enable_shared_from_this<ReplicaRead> {
   std::vector<int>
       pending_by_contact_;      // repairs unacknowledged; GUARDED_BY(mutex_) // GUARDED_BY(mutex_)
   storage::ReadResult answer_;  // awaiting its repairs; GUARDED_BY(mutex_)
+  // An index read's second reconcile round: the found rows by key.
+  std::optional<storage::ReadCommand> found_rows_;  // GUARDED_BY(mutex_)
 };
 
 void ReplicaRead::Start() {
@@ -223,6 +227,53 @@ void ReplicaRead::OnDataReply(int index, ReadRequestKind kind, Reply reply) {
   Finish(std::move(*answer), nullptr);
 }
 
+// The rows replicas' indexes found (their unfiltered answers to an index
+// read), as a read of those rows by key: Cassandra 4.0's replica filtering
+// protection. A replica whose index does not find a row (it lacks the
+// newest value, or holds a newer one) still has its version of the row
+// merged, so a stale replica's row never wins for want of the others'.
+static storage::ReadCommand FoundRows(const storage::TableLayout& layout,
+                                      const storage::ReadCommand& command,
+                                      const std::vector<std::vector<storage::Mutation>>& answers) {
+  storage::ReadCommand rows;
+  rows.table_id = command.table_id;
+  rows.columns = command.columns;
+  rows.now_seconds = command.now_seconds;
+  auto column = [&](size_t i) {
+    return std::pair<const types::CqlType&, bool>(*layout.clustering[i].type,
+                                                  layout.clustering[i].descending);
+  };
+  auto before = [&](const storage::Clustering& a, const storage::Clustering& b) {
+    return storage::CompareClusterings(column, a, b) < 0;
+  };
+  std::set<storage::Clustering, decltype(before)> clusterings(before);
+  bool whole_partitions = layout.clustering.empty();
+  for (const auto& answer : answers) {
+    for (const storage::Mutation& partition : answer) {
+      if (std::find(rows.partitions.begin(), rows.partitions.end(), partition.partition) ==
+          rows.partitions.end()) {
+        rows.partitions.push_back(partition.partition);
+      }
+      bool has_row = false;
+      for (const storage::RowWrite& row : partition.rows) {
+        if (row.is_static) continue;
+        has_row = true;
+        clusterings.insert(row.clustering);
+      }
+      if (!has_row) whole_partitions = true;  // an index on a static column
+    }
+  }
+  if (whole_partitions) {
+    rows.slices = command.slices;
+  } else {
+    for (const storage::Clustering& clustering : clusterings) {
+      rows.slices.push_back(
+          {storage::ClusteringBound{clustering, true}, storage::ClusteringBound{clustering, true}});
+    }
+  }
+  return rows;
+}
+
 // Every contact asked so far is asked for its unfiltered data; the first
 // block_for answers are reconciled (Cassandra's DataResolver).
 void ReplicaRead::SendUnfilteredRequests() {
@@ -266,11 +317,34 @@ void ReplicaRead::OnUnfilteredReply(int index, Reply reply) {
         contacts.push_back(static_cast<int>(i));
         answers.push_back(std::move(*unfiltered_[i]));
       }
-      phase_ = Phase::kRepair;  // later answers are ignored
-      pending_repairs_ = 0;
+      if (command_.index && !found_rows_) {
+        // Replica filtering protection: every replica's version of every
+        // row any index found, before anything is reconciled.
+        found_rows_ = FoundRows(context_->layout, command_, answers);
+        if (!found_rows_->partitions.empty()) {
+          received_ = 0;
+          unfiltered_.assign(unfiltered_.size(), std::nullopt);
+        }
+      } else {
+        found_rows_.reset();
+      }
+      if (!found_rows_ || found_rows_->partitions.empty()) {
+        phase_ = Phase::kRepair;  // later answers are ignored
+        pending_repairs_ = 0;
+      }
     }
   }
   if (error) return Finish({}, error);
+  if (found_rows_ && !found_rows_->partitions.empty()) {
+    for (int i : contacts) {
+      SendToReplica(*context_, plan_.contacts[static_cast<size_t>(i)], verb_,
+                    EncodeReadRequest(ReadRequestKind::kUnfiltered, *found_rows_),
+                    [self = shared_from_this(), i](Reply reply) {
+                      self->OnUnfilteredReply(i, std::move(reply));
+                    });
+    }
+    return;
+  }
   Reconciled(contacts, answers);
 }
 
