@@ -10,6 +10,7 @@
 // Not thread-safe: one read's steps run one after the other.
 
 #include <cstdint>
+#include <optional>
 
 #include "storage/read_command.h"
 
@@ -23,13 +24,20 @@ class ReadResultAccumulator {
   // reduced by what earlier steps returned.
   [[nodiscard]] storage::ReadCommand Limit(storage::ReadCommand step) const;
   // Adds a step's answer. True when the read is complete: a limit stopped
-  // the step or is met.
+  // the step or is met. A step that answers more than the limits left (it
+  // was asked before the steps ahead of it answered) is cut where the
+  // limits end, and the read's `next` set there.
   bool Add(storage::ReadResult step);
   [[nodiscard]] storage::ReadResult Take() { return std::move(result_); }
 
  private:
+  // Where the read resumes when it stops after `partition` (the last of the
+  // answer): inside it when the row limit stopped it.
+  storage::ReadPosition StopAfter(const storage::ReadPartition& partition, bool row_limit) const;
+
   int32_t rows_left_;
   int32_t partitions_left_;
+  std::optional<storage::ReadPosition> resume_;  // the command's
   storage::ReadResult result_;
 };
 
