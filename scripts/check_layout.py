@@ -25,6 +25,7 @@ LAYERS = {
     "locator": ["common", "types", "dht"],
     "messaging": ["common", "types"],
     "storage": ["common", "types", "dht"],
+    "index": ["common", "types", "dht", "storage"],
     "protocol": ["common", "types"],
     "cql": ["common", "types"],
     "schema": ["common", "types", "dht", "storage", "protocol", "cql"],
@@ -33,11 +34,11 @@ LAYERS = {
                 "schema", "metadata"],
     "query": ["common", "types", "dht", "locator", "storage", "cluster", "protocol", "cql",
               "schema"],
-    "server": ["common", "types", "dht", "locator", "messaging", "storage", "cluster", "protocol",
-               "cql", "schema", "metadata", "query"],
+    "server": ["common", "types", "dht", "locator", "messaging", "storage", "index", "cluster",
+               "protocol", "cql", "schema", "metadata", "query"],
     "client": ["common", "types", "protocol"],
     "tools": ["common", "types", "dht", "locator", "protocol", "client", "cql", "server", "storage",
-              "cluster", "schema", "metadata", "query"],
+              "index", "cluster", "schema", "metadata", "query"],
 }
 
 # The concept folders of src/query/, lowest first: a folder may include its
