@@ -789,6 +789,56 @@ def test_index_built_on_existing_data(session, ks):
     check_paged(session, t, "v = 'v3'", expected)
 
 
+def test_writes_during_the_build_are_indexed_exactly(session, ks):
+    """Rows written, changed and deleted while the index is being built."""
+    t = f"{ks}.t"
+    session.execute(f"CREATE TABLE {t} (k int, c int, v int, PRIMARY KEY (k, c))")
+    insert = session.prepare(f"INSERT INTO {t} (k, c, v) VALUES (?, ?, ?)")
+    for k in range(100):
+        for c in range(3):
+            session.execute(insert, (k, c, (k + c) % 5))
+    session.execute(f"CREATE INDEX race_idx ON {t} (v)")
+    futures = []
+    for k in range(0, 100, 3):
+        futures.append(session.execute_async(f"UPDATE {t} SET v = 7 WHERE k = {k} AND c = 1"))
+        futures.append(session.execute_async(f"DELETE FROM {t} WHERE k = {k + 1} AND c = 0"))
+        futures.append(session.execute_async(f"INSERT INTO {t} (k, c, v) VALUES ({k}, 5, 8)"))
+        futures.append(session.execute_async(f"DELETE v FROM {t} WHERE k = {k + 2} AND c = 2"))
+    for future in futures:
+        future.result()
+    wait_built(session, ks, "race_idx")
+    for value in (0, 1, 2, 3, 4, 7, 8):
+        check(session, t, f"v = {value}", lambda r, value=value: r["v"] == value, nonempty=True)
+    check(session, t, "v = 5", lambda r: False)
+
+
+def test_kill_during_the_build_then_restart():
+    with tempfile.TemporaryDirectory(prefix="sibyl-index-build-kill-") as tmp:
+        server = SibylServer(Path(tmp)).start()
+        try:
+            with connected(server) as s:
+                s.execute("CREATE KEYSPACE r WITH replication = "
+                          "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+                s.execute("CREATE TABLE r.t (k int, c int, v int, PRIMARY KEY (k, c))")
+                insert = s.prepare("INSERT INTO r.t (k, c, v) VALUES (?, ?, ?)")
+                for k in range(100):
+                    for c in range(3):
+                        s.execute(insert, (k, c, (k * c) % 4))
+                s.execute("CREATE INDEX kill_idx ON r.t (v)")
+            server.kill()  # SIGKILL, possibly mid-build
+            server = SibylServer(Path(tmp)).start()
+            with connected(server) as s:
+                wait_built(s, "r", "kill_idx")
+                builds = fetch(s, "SELECT index_name, status, failure FROM "
+                                  "system_views.index_builds WHERE keyspace_name = 'r'")
+                assert builds == [("kill_idx", "built", None)]
+                for n in range(4):
+                    check(s, "r.t", f"v = {n}", lambda r, n=n: r["v"] == n, nonempty=True)
+            server.stop_cleanly()
+        finally:
+            server.kill()
+
+
 # --- 7. DROP INDEX and CREATE again --------------------------------------------------------------
 
 
