@@ -218,6 +218,35 @@ def test_every_index_kind_matches_the_oracle(session, kinds, name, where, predic
     check_paged(session, kinds, where, expected)
 
 
+def per_partition(rows: list[tuple], limit: int) -> list[tuple]:
+    """The first `limit` rows of each partition (column 0 is the partition key)."""
+    seen: dict = {}
+    kept = []
+    for row in rows:
+        seen[row[0]] = seen.get(row[0], 0) + 1
+        if seen[row[0]] <= limit:
+            kept.append(row)
+    return kept
+
+
+@pytest.mark.parametrize("name,where,predicate", KIND_CASES, ids=[c[0] for c in KIND_CASES])
+def test_every_index_kind_with_limits_and_a_partition_key(session, kinds, name, where,
+                                                          predicate):
+    expected = oracle(session, kinds, predicate)
+    for size in (None, 1, 2, 3):
+        for limit in (1, 4):
+            assert indexed(session, kinds, f"{where} LIMIT {limit}", fetch_size=size) == \
+                expected[:limit], (limit, size)
+        for per in (1, 2):
+            assert indexed(session, kinds, f"{where} PER PARTITION LIMIT {per}",
+                           fetch_size=size) == per_partition(expected, per), (per, size)
+        assert fetch(session, f"SELECT count(*) FROM {kinds} WHERE {where}",
+                     fetch_size=size) == [(len(expected),)], size
+    for k in (1, 4, 7, 10, 100):
+        assert indexed(session, kinds, f"k = {k} AND {where}") == \
+            [row for row in expected if row[0] == k], k
+
+
 def test_static_index_returns_every_row_of_matching_partitions(session, kinds):
     got = fetch(session, f"SELECT k, c FROM {kinds} WHERE s = 1")
     keys = [k for k in range(12) if k % 3 == 1] + [100]
