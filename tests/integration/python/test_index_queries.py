@@ -167,15 +167,10 @@ def test_guide_user_activities_with_and_without_partition_key(session, ks):
 # --- 2. every index kind -------------------------------------------------------------------------
 
 
-@pytest.fixture
-def kinds(session, ks):
-    """A table with every indexable shape and data: 12 partitions (k) of 0..4 rows, one
-    partition with only a static value; all indexes created before the data."""
-    t = f"{ks}.t"
-    session.execute(f"CREATE TABLE {t} (k int, c int, s int STATIC, v int, l list<int>, "
-                    "st set<text>, m map<text, int>, f frozen<list<int>>, PRIMARY KEY (k, c))")
-    for target in ("v", "s", "l", "st", "m", "keys(m)", "entries(m)", "full(f)", "c"):
-        session.execute(f"CREATE INDEX ON {t} ({target})")
+KIND_TARGETS = ("v", "s", "l", "st", "m", "keys(m)", "entries(m)", "full(f)", "c")
+
+
+def fill_kinds(session, t: str) -> None:
     insert = session.prepare(f"INSERT INTO {t} (k, c, v, l, st, m, f) VALUES (?, ?, ?, ?, ?, ?, ?)")
     for k in range(12):
         session.execute(f"UPDATE {t} SET s = {k % 3} WHERE k = {k}")
@@ -185,6 +180,22 @@ def kinds(session, ks):
     # A row without any indexed value, and a static-only partition.
     session.execute(f"INSERT INTO {t} (k, c) VALUES (3, 99)")
     session.execute(f"UPDATE {t} SET s = 1 WHERE k = 100")
+
+
+def create_kinds_table(session, t: str) -> None:
+    session.execute(f"CREATE TABLE {t} (k int, c int, s int STATIC, v int, l list<int>, "
+                    "st set<text>, m map<text, int>, f frozen<list<int>>, PRIMARY KEY (k, c))")
+
+
+@pytest.fixture
+def kinds(session, ks):
+    """A table with every indexable shape and data: 12 partitions (k) of 0..4 rows, one
+    partition with only a static value; all indexes created before the data."""
+    t = f"{ks}.t"
+    create_kinds_table(session, t)
+    for target in KIND_TARGETS:
+        session.execute(f"CREATE INDEX ON {t} ({target})")
+    fill_kinds(session, t)
     return t
 
 
@@ -237,6 +248,20 @@ def test_every_index_kind_with_limits_and_a_partition_key(session, kinds, name, 
     for k in (1, 4, 7, 10, 100):
         assert indexed(session, kinds, f"k = {k} AND {where}") == \
             [row for row in expected if row[0] == k], k
+
+
+def test_every_index_kind_built_on_existing_data(session, ks):
+    t = f"{ks}.t"
+    create_kinds_table(session, t)
+    fill_kinds(session, t)
+    names = [f"built_{n}" for n in range(len(KIND_TARGETS))]
+    for name, target in zip(names, KIND_TARGETS):
+        session.execute(f"CREATE INDEX {name} ON {t} ({target})")
+    for name in names:
+        wait_built(session, ks, name)
+    for name, where, predicate in KIND_CASES:
+        expected = check(session, t, where, predicate, nonempty=(name != "nothing matches"))
+        assert fetch(session, f"SELECT * FROM {t} WHERE {where}", fetch_size=2) == expected
 
 
 def test_static_index_returns_every_row_of_matching_partitions(session, kinds):
