@@ -31,8 +31,8 @@ import pytest
 from cassandra import InvalidRequest, ReadFailure
 from cassandra.query import SimpleStatement
 
-from select_support import (REQUIRES_ALLOW_FILTERING, assert_invalid, connected, fetch,  # noqa: F401
-                            fetch_pages, int_token, ks, session)
+from select_support import (REQUIRES_ALLOW_FILTERING, assert_invalid, connected,  # noqa: F401
+                            fetch, fetch_pages, int_token, ks, session)
 from sibyl_process import SibylServer
 
 PAGE_SIZES = (1, 2, 3, 100)
@@ -89,10 +89,6 @@ def wait_built(session, keyspace: str, index: str, timeout: float = 20.0) -> Non
             return
         time.sleep(0.05)
     pytest.fail(f"index {keyspace}.{index} not built within {timeout} s")
-
-
-def value_of(row: dict, column: str):
-    return row[column]
 
 
 def contains(collection, value) -> bool:
@@ -865,8 +861,8 @@ def test_index_built_on_existing_data(session, ks):
     statuses = []
     while True:
         builds = fetch(session, "SELECT keyspace_name, table_name, index_name, status, "
-                                "partitions_built, last_token, failure FROM system_views.index_builds "
-                                "WHERE keyspace_name = %s", [ks])
+                                "partitions_built, last_token, failure "
+                                "FROM system_views.index_builds WHERE keyspace_name = %s", [ks])
         statuses.append(builds)
         try:
             got = fetch(session, f"SELECT * FROM {t} WHERE v = 'v3'")
