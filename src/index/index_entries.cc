@@ -68,10 +68,14 @@ EntryLiveness LivenessOf(const Cell& cell) {
   return {cell.ttl, cell.local_deletion_time};
 }
 
-// The longer-lived of two livenesses: no expiry beats any, else the later.
+// The longer-lived of two livenesses: no expiry beats any, else the later,
+// then the larger ttl (so the answer never depends on the order of cells).
 EntryLiveness Longer(const EntryLiveness& a, const EntryLiveness& b) {
   if (a.ttl == 0 || b.ttl == 0) return {};
-  return a.local_expiration_time >= b.local_expiration_time ? a : b;
+  if (a.local_expiration_time != b.local_expiration_time) {
+    return a.local_expiration_time > b.local_expiration_time ? a : b;
+  }
+  return a.ttl >= b.ttl ? a : b;
 }
 
 DeletionTime CollectionDeletion(const RowWrite& row, const std::string& column) {
@@ -108,8 +112,8 @@ class Collector {
   }
 
   void Row(const RowWrite& row) {
-    // An index on a key column indexes clustering rows, not the static row.
-    if (index_.source != Source::kColumn && row.is_static) return;
+    // An index on a clustering column indexes clustering rows, not the static row.
+    if (index_.source == Source::kClustering && row.is_static) return;
     DeletionTime shadow = partition_.partition_deletion;
     if (!row.is_static) {
       for (const auto& rt : partition_.range_tombstones) {
@@ -119,7 +123,12 @@ class Collector {
     shadow = storage::Reconcile(shadow, row.deletion);
     switch (index_.source) {
       case Source::kPartitionKey:
-        KeyColumn(row, shadow, PartitionKeyComponent());
+        // One entry for the partition, alive while any of its rows or its
+        // static row is (Finish writes it).
+        if (auto liveness = RowLiveness(row, shadow, now_)) {
+          partition_liveness_ =
+              partition_liveness_ ? Longer(*partition_liveness_, *liveness) : *liveness;
+        }
         return;
       case Source::kClustering:
         KeyColumn(row, shadow, BytesView(row.clustering.at(index_.key_position)));
@@ -128,6 +137,11 @@ class Collector {
         Column(row, shadow);
         return;
     }
+  }
+
+  void Finish() {
+    if (index_.source != Source::kPartitionKey || !partition_liveness_) return;
+    out_[EntryKey(Bytes(PartitionKeyComponent()), prefix_)] = *partition_liveness_;
   }
 
  private:
@@ -199,10 +213,17 @@ class Collector {
   const Mutation& partition_;
   const int32_t now_;
   Entries& out_;
-  storage::Clustering prefix_;  // token, routing key
+  storage::Clustering prefix_;                       // token, routing key
+  std::optional<EntryLiveness> partition_liveness_;  // an index on a partition key column
 };
 
 }  // namespace
+
+bool IndexesWholePartitions(const TableLayout& base, const IndexLayout& index) {
+  if (index.source == Source::kPartitionKey) return true;
+  const storage::ColumnLayout* column = base.FindColumn(index.column);
+  return index.source == Source::kColumn && column != nullptr && column->is_static;
+}
 
 storage::TableLayout IndexTableLayout(const TableLayout& base, const IndexLayout& index) {
   TableLayout layout;
@@ -218,11 +239,7 @@ storage::TableLayout IndexTableLayout(const TableLayout& base, const IndexLayout
   const auto blob = types::CqlType::Native(types::Kind::kBlob);
   layout.clustering.push_back({bigint, false});
   layout.clustering.push_back({blob, false});
-  const bool static_column = [&] {
-    const storage::ColumnLayout* column = base.FindColumn(index.column);
-    return index.source == Source::kColumn && column != nullptr && column->is_static;
-  }();
-  if (!static_column) {
+  if (!IndexesWholePartitions(base, index)) {
     layout.clustering.insert(layout.clustering.end(), base.clustering.begin(),
                              base.clustering.end());
   }
@@ -248,6 +265,7 @@ void CollectEntries(const TableLayout& base, const IndexLayout& index, const Mut
                     int32_t now_seconds, Entries& out) {
   Collector collector(base, index, partition, now_seconds, out);
   for (const RowWrite& row : partition.rows) collector.Row(row);
+  collector.Finish();
 }
 
 void DiffEntries(const TableLayout& index_table, const Entries& before, const Entries& after,

@@ -5,19 +5,19 @@
 //   partition key: the indexed value (for entries(m): the key, then the value)
 //   clustering:    token of the base partition (bigint), the base partition's
 //                  routing key (blob), the base row's clustering values (none
-//                  for an index on a static column), then, for values() of a
-//                  list or map, the element's cell path (blob)
+//                  when IndexesWholePartitions), then, for values() of a list
+//                  or map, the element's cell path (blob)
 //   columns:       none; an entry is a row marker alone
 //
 // So the rows holding one value sit in one partition in base token order,
 // then in the base table's order: an index read is a walk of one partition.
 //
 // An entry lives exactly while what it indexes lives: its marker carries the
-// indexed cell's TTL and expiry (for an index on a key column, the row's:
-// alive while the row's marker or any of its cells lives), so it expires with
-// the cell. Entries are derived data written under the base partition's lock
-// (indexing_engine.h) with the node's own increasing timestamps, never the
-// client's: each write of an entry supersedes the one before, so the index
+// indexed cell's TTL and expiry (for an index on a clustering column, the
+// row's: alive while the row's marker or any of its cells lives; on a
+// partition key column, the partition's), so it expires with the cell. Entries are derived data
+// written under the base partition's lock (indexing_engine.h) with the node's own increasing
+// timestamps, never the client's: each write of an entry supersedes the one before, so the index
 // follows the base exactly whatever the client timestamps (ties, older
 // writes, re-inserted values) did.
 
@@ -29,6 +29,13 @@
 #include "storage/table_layout.h"
 
 namespace sibyl::index {
+
+// Whether an entry of `index` stands for a whole partition: an index on a
+// static column, or on a partition key column (whose entry lives while any
+// row or static value of the partition does, so a partition with only
+// static values is found, as in Cassandra).
+[[nodiscard]] bool IndexesWholePartitions(const storage::TableLayout& base,
+                                          const storage::IndexLayout& index);
 
 // The layout of `index`'s table. Its id is the index's id.
 [[nodiscard]] storage::TableLayout IndexTableLayout(const storage::TableLayout& base,

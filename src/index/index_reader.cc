@@ -83,9 +83,7 @@ class IndexRead {
       : engine_(engine), target_(target), command_(command) {
     rows_left_ = command.row_limit;
     partitions_left_ = command.partition_limit;
-    const storage::ColumnLayout* column = target.base.FindColumn(target.index.column);
-    static_index_ =
-        target.index.source == Source::kColumn && column != nullptr && column->is_static;
+    whole_partitions_ = IndexesWholePartitions(target.base, target.index);
   }
 
   ReadResult Run() {
@@ -167,7 +165,7 @@ class IndexRead {
       if (Done()) return;
       pending_ = PartitionEntries{std::move(partition), {}, false};
     }
-    if (static_index_) {
+    if (whole_partitions_) {
       pending_->whole_partition = true;
       return;
     }
@@ -216,11 +214,13 @@ class IndexRead {
     if (base.partitions.empty()) return;
     ReadPartition& partition = base.partitions.front();
     if (entries.whole_partition) {
-      // The static value decides for the whole partition.
-      if (!partition.static_row || !RowMatches(target_.base, target_.index, *command_.index,
-                                               partition.key, *partition.static_row)) {
-        return;
-      }
+      // The static value (or the partition key) decides for the whole partition.
+      const bool matches =
+          target_.index.source == Source::kPartitionKey
+              ? RowMatches(target_.base, target_.index, *command_.index, partition.key, ReadRow{})
+              : partition.static_row && RowMatches(target_.base, target_.index, *command_.index,
+                                                   partition.key, *partition.static_row);
+      if (!matches) return;
       StripIndexedColumn(partition);
       rows_left_ -= static_cast<int32_t>(std::max<size_t>(partition.rows.size(), 1));
       --partitions_left_;
@@ -275,8 +275,8 @@ class IndexRead {
   const ReadCommand& command_;
   ReadResult result_;
   std::optional<PartitionEntries> pending_;
-  bool resumed_ = false;       // the walk is past the resume position
-  bool static_index_ = false;  // an entry stands for its whole partition
+  bool resumed_ = false;           // the walk is past the resume position
+  bool whole_partitions_ = false;  // an entry stands for its whole partition
   int32_t rows_left_ = 0;
   int32_t partitions_left_ = 0;
 };

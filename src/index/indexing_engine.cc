@@ -60,8 +60,9 @@ storage::CellWrite CellOf(std::string column, Bytes value, int64_t timestamp) {
 // them as they are, and the write needs no read).
 bool MayChange(const IndexLayout& index, const TableLayout& base, const Mutation& mutation) {
   if (!mutation.partition_deletion.is_live() || !mutation.range_tombstones.empty()) return true;
-  if (index.source != IndexLayout::Source::kColumn) {
-    // A key column's entries follow the row's liveness: any change to a row.
+  if (index.source == IndexLayout::Source::kPartitionKey) return true;  // the partition's liveness
+  if (index.source == IndexLayout::Source::kClustering) {
+    // A clustering column's entries follow the row's liveness: any change to a row.
     return std::any_of(mutation.rows.begin(), mutation.rows.end(),
                        [](const storage::RowWrite& row) { return !row.is_static; });
   }
@@ -80,14 +81,19 @@ bool MayChange(const IndexLayout& index, const TableLayout& base, const Mutation
   return false;
 }
 
-// The read of what the replica holds of the rows `mutation` changes.
+// The read of what the replica holds of the rows `mutation` changes (of the
+// whole partition when an index on a partition key column needs its
+// liveness).
 ReadCommand AffectedRows(const TableLayout& base, const Mutation& mutation, int32_t now) {
   ReadCommand read;
   read.table_id = mutation.table_id;
   read.partitions = {mutation.partition};
   read.now_seconds = now;
-  const bool whole = !mutation.partition_deletion.is_live() || !mutation.range_tombstones.empty() ||
-                     base.clustering.empty() ||
+  const bool partition_key_index = std::any_of(
+      base.indexes.begin(), base.indexes.end(),
+      [](const IndexLayout& index) { return index.source == IndexLayout::Source::kPartitionKey; });
+  const bool whole = partition_key_index || !mutation.partition_deletion.is_live() ||
+                     !mutation.range_tombstones.empty() || base.clustering.empty() ||
                      std::any_of(mutation.rows.begin(), mutation.rows.end(),
                                  [](const storage::RowWrite& row) { return row.is_static; });
   if (whole) return read;  // every row (a static row comes with them)

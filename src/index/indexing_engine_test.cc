@@ -78,6 +78,13 @@ ReadResult BruteForce(const Engine& engine, const TableLayout& table, const Inde
   ReadResult all = engine.Read(scan);
   ReadResult out;
   for (ReadPartition& partition : all.partitions) {
+    if (index.source == Source::kPartitionKey) {
+      // The partition matches, with its rows or, without any, its static row.
+      if (RowMatches(table, index, query, partition.key, ReadRow{})) {
+        out.partitions.push_back(std::move(partition));
+      }
+      continue;
+    }
     if (index.source == Source::kColumn && table.FindColumn(index.column)->is_static) {
       if (partition.static_row &&
           RowMatches(table, index, query, partition.key, *partition.static_row)) {

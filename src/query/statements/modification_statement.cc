@@ -9,6 +9,7 @@
 #include "dht/token.h"
 #include "query/statements/cas_request.h"
 #include "query/statements/consistency_rules.h"
+#include "query/statements/indexed_value_size.h"
 #include "query/statements/select_statement.h"
 #include "query/statements/table_resolution.h"
 #include "types/cql_identifier.h"
@@ -301,7 +302,10 @@ std::vector<storage::Mutation> ModificationStatement::BuildMutations(
     const BoundWrite& write, const protocol::QueryParameters& params, Clock& clock,
     const cluster::Coordinator* reader) const {
   SIBYL_CHECK(!has_conditions_, "a conditional statement must run through ExecuteConditional");
-  return Build(write, params, params.consistency, clock, reader);
+  std::vector<storage::Mutation> mutations =
+      Build(write, params, params.consistency, clock, reader);
+  CheckIndexedValueSizes(*table_, mutations);
+  return mutations;
 }
 
 std::vector<storage::Mutation> ModificationStatement::BuildTransactionMutations(
@@ -311,7 +315,9 @@ std::vector<storage::Mutation> ModificationStatement::BuildTransactionMutations(
   params.default_timestamp = timestamp;
   params.now_in_seconds = now_seconds;
   // Under the LWT lock the current row is read locally, at no consistency level.
-  return Build(write, params, std::nullopt, clock, reader);
+  std::vector<storage::Mutation> mutations = Build(write, params, std::nullopt, clock, reader);
+  CheckIndexedValueSizes(*table_, mutations);
+  return mutations;
 }
 
 RowsResult ModificationStatement::ExecuteConditional(const BoundValues& values,

@@ -291,12 +291,6 @@ def test_partition_key_component_index(session, ks):
           lambda r: r["a"] == "z" and r["v"] == 4, nonempty=True)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "A partition key component index does not find partitions that have only a static row "
-    "(Cassandra indexes the static row for partition key indexes): CREATE TABLE t (pk1 int, "
-    "pk2 int, c int, s int static, v int, PRIMARY KEY ((pk1, pk2), c)); CREATE INDEX ON t (pk2); "
-    "INSERT INTO t (pk1, pk2, s) VALUES (2, 1, 9); SELECT * FROM t WHERE pk2 = 1 returns no "
-    "rows, expected (2, 1, null, 9, null)"))
 def test_partition_key_index_finds_static_only_partitions(session, ks):
     # Cassandra's SecondaryIndexTest.testIndexOnPartitionKeyWithStaticColumnAndNoRows.
     t = f"{ks}.t"
@@ -428,11 +422,6 @@ def test_paging_an_index_query_while_rows_change(session, ks):
 TOO_BIG = b"\x00" * (1024 * 65)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "A write of an indexed value over 64 KiB is accepted; Cassandra 4.1 refuses it (Cannot "
-    "index value of size ... (maximum allowed size=65535)): CREATE TABLE t (a int PRIMARY KEY, "
-    "b int, c blob); CREATE INDEX ON t (c); INSERT INTO t (a, b, c) VALUES (0, 0, <65 KiB blob>) "
-    "succeeds"))
 def test_indexed_values_over_64k_are_refused(session, ks):
     # Cassandra's SecondaryIndexTest.testIndexOnCompositeValueOver64k.
     t = f"{ks}.t"
