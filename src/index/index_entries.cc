@@ -41,24 +41,6 @@ types::TypePtr ValueType(const IndexLayout& index) {
   return type;
 }
 
-// Whether a range tombstone covers a (full) clustering.
-bool Covers(const TableLayout& base, const storage::RangeTombstone& rt,
-            const storage::Clustering& clustering) {
-  auto column = [&](size_t i) {
-    return std::pair<const types::CqlType&, bool>(*base.clustering[i].type,
-                                                  base.clustering[i].descending);
-  };
-  if (!rt.start.prefix.empty()) {
-    const int c = storage::CompareClusteringPrefixes(column, rt.start.prefix, clustering);
-    if (c > 0 || (c == 0 && !rt.start.inclusive)) return false;
-  }
-  if (!rt.end.prefix.empty()) {
-    const int c = storage::CompareClusteringPrefixes(column, rt.end.prefix, clustering);
-    if (c < 0 || (c == 0 && !rt.end.inclusive)) return false;
-  }
-  return true;
-}
-
 bool CellLives(const Cell& cell, const DeletionTime& shadow, int32_t now) {
   return cell.kind != Cell::Kind::kTombstone && cell.IsLive(now) && !shadow.Deletes(cell.timestamp);
 }
@@ -117,7 +99,9 @@ class Collector {
     DeletionTime shadow = partition_.partition_deletion;
     if (!row.is_static) {
       for (const auto& rt : partition_.range_tombstones) {
-        if (Covers(base_, rt, row.clustering)) shadow = storage::Reconcile(shadow, rt.deletion);
+        if (storage::ClusteringWithin(storage::ClusteringColumnsOf(base_), rt.start, rt.end,
+                                      row.clustering))
+          shadow = storage::Reconcile(shadow, rt.deletion);
       }
     }
     shadow = storage::Reconcile(shadow, row.deletion);

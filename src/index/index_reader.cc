@@ -33,31 +33,12 @@ bool ValuesEqual(const types::CqlType& type, BytesView a, BytesView b) {
   return types::Compare(type, a, b) == 0;
 }
 
-auto ColumnsOf(const TableLayout& base) {
-  return [&base](size_t i) {
-    return std::pair<const types::CqlType&, bool>(*base.clustering[i].type,
-                                                  base.clustering[i].descending);
-  };
-}
-
-bool InSlice(const TableLayout& base, const ClusteringSlice& slice, const Clustering& row) {
-  const auto column = ColumnsOf(base);
-  if (!slice.start.prefix.empty()) {
-    const int c = storage::CompareClusteringPrefixes(column, slice.start.prefix, row);
-    if (c > 0 || (c == 0 && !slice.start.inclusive)) return false;
-  }
-  if (!slice.end.prefix.empty()) {
-    const int c = storage::CompareClusteringPrefixes(column, slice.end.prefix, row);
-    if (c < 0 || (c == 0 && !slice.end.inclusive)) return false;
-  }
-  return true;
-}
-
 bool InSlices(const TableLayout& base, const std::vector<ClusteringSlice>& slices,
               const Clustering& row) {
   if (slices.empty()) return true;
-  return std::any_of(slices.begin(), slices.end(),
-                     [&](const ClusteringSlice& s) { return InSlice(base, s, row); });
+  return std::any_of(slices.begin(), slices.end(), [&](const ClusteringSlice& s) {
+    return storage::ClusteringWithin(storage::ClusteringColumnsOf(base), s.start, s.end, row);
+  });
 }
 
 // The pieces of the command's token range, in ring order, each (start, end]

@@ -99,10 +99,7 @@ ReadCommand AffectedRows(const TableLayout& base, const Mutation& mutation, int3
   if (whole) return read;  // every row (a static row comes with them)
   std::vector<storage::Clustering> rows;
   for (const storage::RowWrite& row : mutation.rows) rows.push_back(row.clustering);
-  auto column = [&](size_t i) {
-    return std::pair<const types::CqlType&, bool>(*base.clustering[i].type,
-                                                  base.clustering[i].descending);
-  };
+  const auto column = storage::ClusteringColumnsOf(base);
   std::sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
     return storage::CompareClusterings(column, a, b) < 0;
   });

@@ -94,4 +94,20 @@ bool ClusteringRangesOverlap(const ColumnOf& column, const ClusteringBound& a_st
          CompareBoundPoints(column, BoundPoint::Start(b_start), BoundPoint::End(a_end)) < 0;
 }
 
+// Whether a full clustering lies between two bounds in clustering order (a
+// slice's, or a range tombstone's); an empty prefix is unbounded.
+template <typename ColumnOf>
+bool ClusteringWithin(const ColumnOf& column, const ClusteringBound& start,
+                      const ClusteringBound& end, const Clustering& clustering) {
+  if (!start.prefix.empty()) {
+    const int c = CompareClusteringPrefixes(column, start.prefix, clustering);
+    if (c > 0 || (c == 0 && !start.inclusive)) return false;
+  }
+  if (!end.prefix.empty()) {
+    const int c = CompareClusteringPrefixes(column, end.prefix, clustering);
+    if (c < 0 || (c == 0 && !end.inclusive)) return false;
+  }
+  return true;
+}
+
 }  // namespace sibyl::storage

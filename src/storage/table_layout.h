@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "types/cql_type.h"
@@ -56,9 +57,9 @@ struct IndexLayout {
   // Which column: a static or regular one by name, or a key column.
   enum class Source { kColumn, kPartitionKey, kClustering };
   Source source = Source::kColumn;
-  std::string column;        // the column's name (every source)
-  size_t key_position = 0;   // kPartitionKey: component; kClustering: column
-  types::TypePtr type;       // the column's type
+  std::string column;       // the column's name (every source)
+  size_t key_position = 0;  // kPartitionKey: component; kClustering: column
+  types::TypePtr type;      // the column's type
 };
 
 struct TableLayout {
@@ -73,5 +74,14 @@ struct TableLayout {
 
   const ColumnLayout* FindColumn(std::string_view column) const;
 };
+
+// The table's clustering columns as clustering_order.h's comparisons take
+// them: i → (type, descending). `table` must outlive the result.
+inline auto ClusteringColumnsOf(const TableLayout& table) {
+  return [&table](size_t i) {
+    return std::pair<const types::CqlType&, bool>(*table.clustering.at(i).type,
+                                                  table.clustering[i].descending);
+  };
+}
 
 }  // namespace sibyl::storage

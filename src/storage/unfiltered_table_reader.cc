@@ -168,10 +168,7 @@ class UnfilteredReader {
   // order of encoded keys knows that nothing lies between two consecutive
   // ints, which the types' order does not, and the answers must agree.
   bool OverlapsSlices(const ClusteringBound& start, const ClusteringBound& end) const {
-    auto column = [this](size_t i) {
-      return std::pair<const types::CqlType&, bool>(*table_.clustering.at(i).type,
-                                                    table_.clustering[i].descending);
-    };
+    const auto column = ClusteringColumnsOf(table_);
     if (command_.slices.empty()) return ClusteringRangesOverlap(column, start, end, {}, {});
     return std::any_of(command_.slices.begin(), command_.slices.end(), [&](const auto& slice) {
       return ClusteringRangesOverlap(column, start, end, slice.start, slice.end);

@@ -239,10 +239,7 @@ static storage::ReadCommand FoundRows(const storage::TableLayout& layout,
   rows.table_id = command.table_id;
   rows.columns = command.columns;
   rows.now_seconds = command.now_seconds;
-  auto column = [&](size_t i) {
-    return std::pair<const types::CqlType&, bool>(*layout.clustering[i].type,
-                                                  layout.clustering[i].descending);
-  };
+  const auto column = storage::ClusteringColumnsOf(layout);
   auto before = [&](const storage::Clustering& a, const storage::Clustering& b) {
     return storage::CompareClusterings(column, a, b) < 0;
   };

@@ -6,106 +6,16 @@
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { spawn } = require('node:child_process');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const cassandra = require('cassandra-driver');
-const { freePort } = require('./free_port');
+const { SibylServer } = require('./sibyl_server');
 
 const { Client, errors, types } = cassandra;
 const { distance, protocolVersion, responseErrorCodes } = types;
 
-const REPO = path.resolve(__dirname, '..', '..', '..');
-const SIBYL_BIN = process.env.SIBYL_BIN || path.join(REPO, 'build', 'sibyl');
-const READY_LINE = /Starting listening for CQL clients on (\S+):(\d+)/;
-const STARTUP_TIMEOUT_MS = 30000;
-const STOP_TIMEOUT_MS = 5000;
 const NUM_TOKENS = 8;
 const CLUSTER_NAME = 'Node Cluster';
 const SYSTEM_KEYSPACES = ['system', 'system_schema', 'system_auth', 'system_distributed', 'system_traces'];
 
-// One `sibyl start` process; its output is kept for failure messages.
-class SibylServer {
-  constructor() {
-    this.workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'sibyl-node-'));
-    this.output = '';
-    this.child = null;
-    this.port = 0;
-    this.exitCode = null;
-    this.exitSignal = null;
-  }
-
-  async start(extraArgs = []) {
-    if (!fs.existsSync(SIBYL_BIN)) {
-      throw new Error(`no sibyl binary at ${SIBYL_BIN}: build it (scripts/build.sh) or set SIBYL_BIN`);
-    }
-    this.port = await freePort();
-    const args = ['start', '--data-dir', path.join(this.workdir, 'data'), '--listen-address', '127.0.0.1',
-      '--native-transport-port', String(this.port), ...extraArgs];
-    this.child = spawn(SIBYL_BIN, args, { cwd: this.workdir, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.exited = new Promise((resolve) => {
-      this.child.on('exit', (code, signal) => {
-        this.exitCode = code;
-        this.exitSignal = signal;
-        resolve();
-      });
-    });
-    await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(
-        `sibyl not ready within ${STARTUP_TIMEOUT_MS} ms\n--- output ---\n${this.output}`)), STARTUP_TIMEOUT_MS);
-      const onData = (chunk) => {
-        this.output += chunk.toString();
-        const match = READY_LINE.exec(this.output);
-        if (match) {
-          clearTimeout(timer);
-          if (Number(match[2]) !== this.port) {
-            reject(new Error(`ready line names port ${match[2]}, expected ${this.port}`));
-          } else {
-            resolve();
-          }
-        }
-      };
-      this.child.stdout.on('data', onData);
-      this.child.stderr.on('data', onData);
-      this.exited.then(() => {
-        clearTimeout(timer);
-        reject(new Error(`sibyl exited (code ${this.exitCode}, signal ${this.exitSignal}) before ` +
-          `becoming ready\n--- output ---\n${this.output}`));
-      });
-    });
-    return this;
-  }
-
-  alive() {
-    return this.child !== null && this.exitCode === null && this.exitSignal === null;
-  }
-
-  // Sends `signal` and resolves with the exit code; rejects after 5 s.
-  async stop(signal = 'SIGTERM') {
-    if (this.alive()) this.child.kill(signal);
-    let timer;
-    const timeout = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`sibyl did not exit within ${STOP_TIMEOUT_MS} ms of ${signal}`)),
-        STOP_TIMEOUT_MS);
-    });
-    try {
-      await Promise.race([this.exited, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-    return this.exitCode;
-  }
-
-  kill() {
-    if (this.alive()) this.child.kill('SIGKILL');
-  }
-
-  cleanup() {
-    this.kill();
-    fs.rmSync(this.workdir, { recursive: true, force: true });
-  }
-}
 
 // A client whose 'warning' and 'error' log events are kept.
 function newClient(server, options = {}) {
