@@ -61,7 +61,7 @@ def index_tables(output: str) -> dict[str, list[str] | list[tuple[str, ...]]]:
             address = lines[i][len("Node: "):]
             assert lines[i + 1] == "=" * len(lines[i]), output
             i += 2
-            if lines[i].startswith("Keyspace  Table"):
+            if lines[i].startswith("Keyspace "):
                 header = lines[i]
                 starts = [header.index(name) for name in
                           ("Keyspace", "Table", "Index", "Status", "Partitions built",
