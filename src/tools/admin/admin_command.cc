@@ -7,6 +7,8 @@
 #include "tools/admin/admin_options.h"
 #include "tools/admin/cluster_members_reader.h"
 #include "tools/admin/describe_ring_format.h"
+#include "tools/admin/index_builds.h"
+#include "tools/admin/index_builds_reader.h"
 #include "tools/admin/ownership_choice.h"
 #include "tools/admin/ring_format.h"
 #include "tools/admin/status_format.h"
@@ -23,6 +25,11 @@ std::string View(const AdminOptions& options) {
       return FormatRing(cluster, ChooseOwnership(cluster, options.keyspace));
     case AdminView::kDescribeRing:
       return FormatDescribeRing(cluster, *options.keyspace);
+    case AdminView::kIndexes:
+      if (options.keyspace && !cluster.keyspaces.contains(*options.keyspace)) {
+        throw AdminError("The keyspace " + *options.keyspace + ", does not exist");
+      }
+      return FormatIndexBuilds(ReadClusterIndexBuilds(cluster, options.node), options.keyspace);
   }
   return {};
 }

@@ -1,6 +1,7 @@
 #pragma once
 // `sibyl admin`: nodetool's status, ring and describering views of a cluster,
-// as a CQL client of one of its nodes (admin_options.h for the command line).
+// as a CQL client of one of its nodes, and every node's index builds
+// (admin_options.h for the command line).
 
 #include <string>
 #include <vector>

@@ -48,6 +48,8 @@ AdminOptions ParseAdminArguments(const std::vector<std::string>& args) {
   } else if (command == "describering") {
     options.view = AdminView::kDescribeRing;
     if (positional.size() < 2) throw AdminUsageError("describering needs a keyspace name");
+  } else if (command == "indexes") {
+    options.view = AdminView::kIndexes;
   } else {
     throw AdminUsageError("unknown command '" + command + "' (see sibyl admin --help)");
   }
@@ -62,13 +64,16 @@ std::string AdminUsage() {
   return "Usage: sibyl admin [--host H] [--port P] <command>\n"
          "\n"
          "What nodetool shows, asked of one node over CQL (its system_views.gossip_info\n"
-         "and schema tables), printed as nodetool 4.1 prints it.\n"
+         "and schema tables), printed as nodetool 4.1 prints it. indexes asks every\n"
+         "member of the cluster for its system_views.index_builds.\n"
          "\n"
          "Commands:\n"
          "  status [KEYSPACE]        every node: Up/Down, address, load, tokens, ownership,\n"
          "                           host id, rack (ownership effective for KEYSPACE)\n"
          "  ring [KEYSPACE]          every token of the ring with its node\n"
          "  describering KEYSPACE    the token ranges and their replicas for KEYSPACE\n"
+         "  indexes [KEYSPACE]       every node's secondary index builds: status,\n"
+         "                           partitions built, last token, failure (of KEYSPACE)\n"
          "\n"
          "Options:\n"
          "  --host H                 the node to ask (default 127.0.0.1)\n"

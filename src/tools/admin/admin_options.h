@@ -4,6 +4,7 @@
 //   sibyl admin [--host H] [--port P] status [KEYSPACE]
 //   sibyl admin [--host H] [--port P] ring [KEYSPACE]
 //   sibyl admin [--host H] [--port P] describering KEYSPACE
+//   sibyl admin [--host H] [--port P] indexes [KEYSPACE]
 
 #include <optional>
 #include <stdexcept>
@@ -14,14 +15,15 @@
 
 namespace sibyl::tools::admin {
 
-enum class AdminView { kStatus, kRing, kDescribeRing };
+enum class AdminView { kStatus, kRing, kDescribeRing, kIndexes };
 
 struct AdminOptions {
   bool help = false;
   NodeAddress node;
   AdminView view = AdminView::kStatus;
   // status and ring: the keyspace whose effective ownership to show;
-  // describering: the keyspace (required).
+  // describering: the keyspace (required); indexes: the keyspace whose
+  // index builds to show (all when none).
   std::optional<std::string> keyspace;
 };
 

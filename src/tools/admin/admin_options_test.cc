@@ -22,6 +22,14 @@ TEST(AdminOptionsTest, CommandsWithTheirKeyspace) {
   EXPECT_EQ(describe.view, AdminView::kDescribeRing);
   EXPECT_EQ(describe.keyspace, "ks");
 
+  AdminOptions indexes = ParseAdminArguments({"indexes"});
+  EXPECT_EQ(indexes.view, AdminView::kIndexes);
+  EXPECT_FALSE(indexes.keyspace.has_value());
+  AdminOptions one_keyspace = ParseAdminArguments({"--port", "9142", "indexes", "shop"});
+  EXPECT_EQ(one_keyspace.view, AdminView::kIndexes);
+  EXPECT_EQ(one_keyspace.keyspace, "shop");
+  EXPECT_EQ(one_keyspace.node.port, 9142);
+
   EXPECT_TRUE(ParseAdminArguments({"--help"}).help);
 }
 
@@ -38,6 +46,8 @@ TEST(AdminOptionsTest, MistakesAreNamed) {
   EXPECT_EQ(message({"describering"}), "describering needs a keyspace name");
   EXPECT_EQ(message({"repair"}), "unknown command 'repair' (see sibyl admin --help)");
   EXPECT_EQ(message({"status", "ks", "more"}),
+            "unexpected argument 'more' (see sibyl admin --help)");
+  EXPECT_EQ(message({"indexes", "ks", "more"}),
             "unexpected argument 'more' (see sibyl admin --help)");
   EXPECT_EQ(message({"--port", "0", "status"}), "--port expects a number from 1 to 65535, not '0'");
   EXPECT_EQ(message({"--port"}), "missing value for --port");

@@ -21,6 +21,7 @@ struct MemberState {
   std::string address;  // internode (broadcast) address, as nodetool prints it
   int32_t storage_port = 7000;
   std::string native_address;  // where its clients connect (describering's rpc_endpoints)
+  uint16_t native_port = 0;    // its CQL port; 0: not known
   std::string datacenter;
   std::string rack;
   types::Uuid host_id;

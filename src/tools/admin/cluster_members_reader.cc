@@ -4,13 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
-#include <chrono>
-#include <memory>
 
-#include "client/blocking_call.h"
-#include "client/client_connection.h"
-#include "client/io_thread.h"
-#include "common/error.h"
 #include "tools/admin/admin_error.h"
 #include "types/value_codec.h"
 
@@ -24,26 +18,10 @@ constexpr const char* kSchemaVersionQuery = "SELECT schema_version FROM system.l
 constexpr const char* kKeyspacesQuery =
     "SELECT keyspace_name, replication FROM system_schema.keyspaces";
 
-using Row = std::vector<OptBytes>;
-
-std::string Where(const NodeAddress& node) { return node.host + ":" + std::to_string(node.port); }
-
-std::vector<Row> Rows(client::Connection& connection, const NodeAddress& node,
-                      const std::string& cql) {
-  client::Reply reply = client::BlockingQuery(connection, cql);
-  auto* rows = std::get_if<client::RowsResult>(&reply.response);
-  if (rows == nullptr) {
-    throw AdminError("'" + cql + "' failed on " + Where(node) + ": " +
-                     client::Describe(reply.response));
-  }
-  return std::move(rows->rows);
-}
+using Row = AdminRow;
 
 const Bytes& Required(const Row& row, size_t column, const char* name) {
-  if (column >= row.size() || !row[column]) {
-    throw AdminError(std::string("the node answered a null ") + name);
-  }
-  return *row[column];
+  return RequiredColumn(row, column, name);
 }
 
 std::string Text(const Row& row, size_t column, const char* name) {
@@ -87,20 +65,25 @@ MemberState ReadMember(const Row& row) {
   if (row[7]) member.load_bytes = Number(*row[7], "load");
   if (row[8]) {
     const std::string& native = *row[8];
-    member.native_address = native.substr(0, native.rfind(':'));
+    const size_t colon = native.rfind(':');
+    member.native_address = native.substr(0, colon);
+    if (colon != std::string::npos) {
+      const int64_t port = Number(std::string_view(native).substr(colon + 1), "native port");
+      if (port > 0 && port <= 65535) member.native_port = static_cast<uint16_t>(port);
+    }
   }
   return member;
 }
 
 ClusterMembers Read(client::Connection& connection, const NodeAddress& node) {
   ClusterMembers cluster;
-  for (const Row& row : Rows(connection, node, kMembersQuery)) {
+  for (const Row& row : QueryRows(connection, node, kMembersQuery)) {
     cluster.members.push_back(ReadMember(row));
   }
-  const std::vector<Row> local = Rows(connection, node, kSchemaVersionQuery);
+  const std::vector<Row> local = QueryRows(connection, node, kSchemaVersionQuery);
   if (local.size() != 1) throw AdminError("system.local of " + Where(node) + " is not one row");
   cluster.schema_version = types::Uuid::FromBytes(Required(local[0], 0, "schema_version"));
-  for (const Row& row : Rows(connection, node, kKeyspacesQuery)) {
+  for (const Row& row : QueryRows(connection, node, kKeyspacesQuery)) {
     std::map<std::string, std::string>& replication = cluster.keyspaces[Text(row, 0, "keyspace")];
     for (const auto& [key, value] : types::DecodeMapEntries(Required(row, 1, "replication"))) {
       replication.emplace(std::string(key), std::string(value));
@@ -112,37 +95,10 @@ ClusterMembers Read(client::Connection& connection, const NodeAddress& node) {
 }  // namespace
 
 ClusterMembers ReadClusterMembers(const NodeAddress& node) {
-  client::IoThread io;
-  client::ConnectionOptions options;
-  options.host = node.host;
-  options.port = node.port;
-  options.request_timeout = std::chrono::seconds(10);
-  auto connection = client::Connection::Create(io.context(), options);
-  auto close = [&] {
-    boost::asio::post(connection->executor(), [connection] { connection->Close(); });
-    io.Release();
-  };
-  client::Reply ready = client::BlockingConnect(*connection);
-  if (!ready.ok()) {
-    close();
-    // A transport failure names the address and the cause itself.
-    if (const auto* failure = std::get_if<client::TransportFailure>(&ready.response)) {
-      throw AdminError(failure->message);
-    }
-    throw AdminError(Where(node) + " refused the connection: " +
-                     std::get<client::ErrorResponse>(ready.response).message);
-  }
-  try {
-    ClusterMembers cluster = Read(*connection, node);
-    close();
-    return cluster;
-  } catch (const CqlError& e) {
-    close();
-    throw AdminError("cannot read the answer of " + Where(node) + ": " + e.what());
-  } catch (...) {
-    close();
-    throw;
-  }
+  ClusterMembers cluster;
+  WithNodeConnection(node,
+                     [&](client::Connection& connection) { cluster = Read(connection, node); });
+  return cluster;
 }
 
 }  // namespace sibyl::tools::admin

@@ -4,19 +4,10 @@
 // system.local, the replication of every keyspace from
 // system_schema.keyspaces.
 
-#include <cstdint>
-#include <string>
-
 #include "tools/admin/cluster_members.h"
+#include "tools/admin/node_connection.h"
 
 namespace sibyl::tools::admin {
-
-struct NodeAddress {
-  // Default: 127.0.0.1 (nodetool's default host).
-  std::string host = "127.0.0.1";
-  // The node's CQL port. Default: 9042.
-  uint16_t port = 9042;
-};
 
 // Throws AdminError naming the node and the cause when it cannot be reached,
 // a query fails (a node without system_views.gossip_info, for one), or an

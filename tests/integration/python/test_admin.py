@@ -1,15 +1,18 @@
 """`sibyl admin status | ring | describering`: nodetool's views of a cluster,
-read over CQL from one node, checked against what the Python driver sees."""
+read over CQL from one node, checked against what the Python driver sees;
+`sibyl admin indexes`: every node's secondary index builds."""
 
 from __future__ import annotations
 
 import re
 import subprocess
+import time
 from typing import Iterator
 
 import pytest
 
 from cluster_process import ADDRESSES, NODES, RunningCluster, running_cluster, wait_for
+from driver_session import connected, create_keyspace
 from sibyl_process import SHARED_NUM_TOKENS, SibylServer, free_port, sibyl_binary
 
 # A status line: "UN  127.0.0.1  70.52 KiB  16      100.0%            <host id>  rack1".
@@ -45,6 +48,47 @@ def cluster() -> Iterator[RunningCluster]:
             for k in range(200):
                 session.execute("INSERT INTO admin_rf3.t (k, v) VALUES (%s, %s)", (k, "x" * 100))
         yield running
+
+
+def index_tables(output: str) -> dict[str, list[str] | list[tuple[str, ...]]]:
+    """Node address → its rows (keyspace, table, index, status, partitions built, last
+    token, failure) of `sibyl admin indexes`, or the one line shown instead of them."""
+    nodes: dict = {}
+    lines = output.splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("Node: "):
+            address = lines[i][len("Node: "):]
+            assert lines[i + 1] == "=" * len(lines[i]), output
+            i += 2
+            if lines[i].startswith("Keyspace "):
+                header = lines[i]
+                starts = [header.index(name) for name in
+                          ("Keyspace", "Table", "Index", "Status", "Partitions built",
+                           "Last token", "Failure")]
+                rows = []
+                i += 1
+                while i < len(lines) and lines[i]:
+                    line = lines[i]
+                    cells = [line[a:b].strip() for a, b in zip(starts, starts[1:] + [None])]
+                    rows.append(tuple(cells))
+                    i += 1
+                nodes[address] = rows
+            else:
+                nodes[address] = [lines[i]]
+        i += 1
+    return nodes
+
+
+def wait_index_built(session, keyspace: str, index: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        rows = list(session.execute("SELECT index_name, status FROM system_views.index_builds "
+                                    "WHERE keyspace_name = %s", [keyspace]))
+        if any(row[0] == index and row[1] == "built" for row in rows):
+            return
+        time.sleep(0.05)
+    pytest.fail(f"index {keyspace}.{index} not built within {timeout} s")
 
 
 def host_ids(cluster: RunningCluster) -> dict[str, str]:
@@ -127,6 +171,23 @@ def test_unknown_keyspace_is_an_error(cluster: RunningCluster) -> None:
     assert "Error: The keyspace nosuch, does not exist" in result.stderr
 
 
+def test_indexes_shows_every_nodes_builds(cluster: RunningCluster) -> None:
+    with cluster.connect() as c:
+        session = c.connect()
+        session.execute("CREATE INDEX rf3_v ON admin_rf3.t (v)")
+        for address in ADDRESSES:
+            with cluster.connect(address, only=True) as one:
+                wait_index_built(one.connect(), "admin_rf3", "rf3_v")
+    result = admin(cluster.native_port, "indexes", "admin_rf3", host="127.0.0.2")
+    assert result.returncode == 0, result.stderr
+    tables = index_tables(result.stdout)
+    assert sorted(tables) == ADDRESSES, result.stdout
+    for address in ADDRESSES:
+        # RF 3 on 3 nodes: every node holds the 200 partitions.
+        assert tables[address] == [("admin_rf3", "t", "rf3_v", "built", "200", "", "")], \
+            result.stdout
+
+
 def test_a_killed_node_shows_down_within_15_seconds(cluster: RunningCluster) -> None:
     victim = 3
     cluster.kill_node(victim)
@@ -139,6 +200,13 @@ def test_a_killed_node_shows_down_within_15_seconds(cluster: RunningCluster) -> 
     wait_for(victim_down, 15, f"{ADDRESSES[victim - 1]} shown DN")
     lines = status_lines(admin(cluster.native_port, "status").stdout)
     assert [lines[a][0] for a in ADDRESSES[:victim - 1]] == ["U"] * (victim - 1)
+    # indexes asks every member: the one down gets a line, the others their table.
+    result = admin(cluster.native_port, "indexes", "admin_rf3")
+    assert result.returncode == 0, result.stderr
+    tables = index_tables(result.stdout)
+    assert tables[ADDRESSES[victim - 1]] == ["DOWN: not asked"], result.stdout
+    for address in ADDRESSES[:victim - 1]:
+        assert tables[address][0][:4] == ("admin_rf3", "t", "rf3_v", "built"), result.stdout
 
 
 def test_a_single_node_prints_one_up_line(sibyl: SibylServer) -> None:
@@ -152,6 +220,52 @@ def test_a_single_node_prints_one_up_line(sibyl: SibylServer) -> None:
     token_lines = [line for line in ring.stdout.splitlines()
                    if line.startswith("127.0.0.1 ") and " Up " in line]
     assert len(token_lines) == SHARED_NUM_TOKENS
+
+
+def test_indexes_on_a_single_node(sibyl: SibylServer) -> None:
+    with connected(sibyl) as session:
+        create_keyspace(session, "admin_idx")
+        create_keyspace(session, "admin_idx_other")
+        session.execute("CREATE TABLE IF NOT EXISTS admin_idx.t (k int PRIMARY KEY, v int, w text)")
+        session.execute("CREATE TABLE IF NOT EXISTS admin_idx_other.u (k int PRIMARY KEY, v int)")
+        for k in range(75):
+            session.execute("INSERT INTO admin_idx.t (k, v, w) VALUES (%s, %s, %s)",
+                            (k, k % 5, f"w{k}"))
+        session.execute("INSERT INTO admin_idx_other.u (k, v) VALUES (1, 1)")
+        session.execute("CREATE INDEX IF NOT EXISTS t_w ON admin_idx.t (w)")
+        session.execute("CREATE INDEX IF NOT EXISTS t_v ON admin_idx.t (v)")
+        session.execute("CREATE INDEX IF NOT EXISTS u_v ON admin_idx_other.u (v)")
+        for keyspace, index in (("admin_idx", "t_v"), ("admin_idx", "t_w"),
+                                ("admin_idx_other", "u_v")):
+            wait_index_built(session, keyspace, index)
+
+    everything = admin(sibyl.port, "indexes")
+    assert everything.returncode == 0, everything.stderr
+    assert everything.stdout.startswith("Node: 127.0.0.1\n===============\n"), everything.stdout
+    tables = index_tables(everything.stdout)
+    assert list(tables) == ["127.0.0.1"]
+    rows = tables["127.0.0.1"]
+    assert rows == sorted(rows, key=lambda row: row[:3]), everything.stdout
+    mine = [row for row in rows if row[0].startswith("admin_idx")]
+    assert mine == [("admin_idx", "t", "t_v", "built", "75", "", ""),
+                    ("admin_idx", "t", "t_w", "built", "75", "", ""),
+                    ("admin_idx_other", "u", "u_v", "built", "1", "", "")], everything.stdout
+
+    one = admin(sibyl.port, "indexes", "admin_idx")
+    assert one.returncode == 0, one.stderr
+    assert index_tables(one.stdout) == {"127.0.0.1": mine[:2]}, one.stdout
+
+    with connected(sibyl) as session:
+        create_keyspace(session, "admin_idx_none")
+    empty = admin(sibyl.port, "indexes", "admin_idx_none")
+    assert empty.returncode == 0, empty.stderr
+    assert empty.stdout == ("Node: 127.0.0.1\n===============\n"
+                            "No secondary indexes in admin_idx_none\n")
+
+    unknown = admin(sibyl.port, "indexes", "nosuch")
+    assert unknown.returncode == 1
+    assert unknown.stdout == ""
+    assert "Error: The keyspace nosuch, does not exist" in unknown.stderr
 
 
 def test_a_node_that_is_not_there_is_named() -> None:
