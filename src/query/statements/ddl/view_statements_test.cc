@@ -101,10 +101,11 @@ TEST_F(ViewDdlTest, PrepareChecks) {
       "CREATE MATERIALIZED VIEW v AS SELECT * FROM other.t WHERE k IS NOT NULL "
       "PRIMARY KEY (k)",
       "Cannot create a materialized view on a table in a different keyspace");
+  // An unqualified base table is looked up in the view's keyspace.
   ExpectError(
       "CREATE MATERIALIZED VIEW other.v AS SELECT * FROM t WHERE k IS NOT NULL "
       "PRIMARY KEY (k)",
-      "Cannot create a materialized view on a table in a different keyspace");
+      "Base table 't' doesn't exist");
   // Before the keyspace is looked at.
   ExpectError(
       "CREATE MATERIALIZED VIEW nope.v AS SELECT * FROM nope.t WHERE k = ? AND c IS NOT "
