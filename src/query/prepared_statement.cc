@@ -68,7 +68,8 @@ PreparedStatementPtr PrepareStatement(const cql::ParsedStatement& parsed, std::s
     prepared->plan = DescribePlan{ToDescribeRequest(*describe)};
     // The columns depend on the DESCRIBE form and are sent with each result.
     prepared->result_columns = std::make_shared<const std::vector<protocol::ColumnSpec>>();
-  } else if (SchemaAlterationPtr ddl = PrepareSchemaAlteration(parsed.statement, keyspace)) {
+  } else if (SchemaAlterationPtr ddl =
+                 PrepareSchemaAlteration(parsed.statement, keyspace, parsed.bind_marker_count)) {
     prepared->plan = std::move(ddl);
     prepared->result_columns = std::make_shared<const std::vector<protocol::ColumnSpec>>();
   } else {

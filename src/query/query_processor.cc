@@ -334,6 +334,7 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
   if (const auto* ddl = std::get_if<SchemaAlterationPtr>(&statement.plan)) {
     SchemaChangeContext context;
     context.warnings = &client.warnings;
+    context.materialized_views = options_.materialized_views;
     if (!node_.data_center.empty()) {
       // The ring's datacenters and their sizes: this node and its peers.
       context.replication.datacenters = {node_.data_center};

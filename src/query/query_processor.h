@@ -39,6 +39,7 @@
 #include "query/read/row_source.h"
 #include "query/read/storage_row_source.h"
 #include "query/statements/batch_statement.h"
+#include "query/statements/ddl/schema_alteration.h"
 #include "query/statements/result.h"
 #include "query/statements/select_statement.h"
 #include "schema/local_node_info.h"
@@ -58,6 +59,9 @@ struct QueryProcessorOptions {
   // until its live members applied the change (schema agreement). Null:
   // nothing to wait for (a single node). Default: null.
   std::function<void(uint64_t epoch)> after_schema_change = nullptr;
+  // materialized_views_enabled and Sibyl's
+  // materialized_views_strict_primary_key_selection.
+  MaterializedViewSettings materialized_views;
 };
 
 class QueryProcessor {

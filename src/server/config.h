@@ -54,6 +54,12 @@ struct Config {
   // fails (ReadFailure). -1 disables either (Cassandra 4.1's defaults).
   int32_t tombstone_warn_threshold = 1000;
   int32_t tombstone_failure_threshold = 100000;
+  // Materialized views: cassandra.yaml's materialized_views_enabled (4.0's
+  // enable_materialized_views), true in Sibyl where 4.1 says false; and
+  // Sibyl's materialized_views_strict_primary_key_selection (true: a view
+  // PRIMARY KEY column must be SELECTed, as in 4.1; false: it is added).
+  bool materialized_views_enabled = true;
+  bool materialized_views_strict_primary_key_selection = false;
 
   // The cluster (docs/cluster.md). seed_provider's seeds, "host[:port]":
   // nodes a starting node greets first; membership itself lives in the

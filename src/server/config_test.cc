@@ -105,6 +105,25 @@ TEST(ConfigTest, YamlFileWithListsAndIgnoredKeys) {
   EXPECT_NE(warnings[0].find("concurrent_reads"), std::string::npos);
 }
 
+TEST(ConfigTest, MaterializedViewKeys) {
+  Config defaults;
+  // Sibyl enables views by default (Cassandra 4.1 does not).
+  EXPECT_TRUE(defaults.materialized_views_enabled);
+  EXPECT_FALSE(defaults.materialized_views_strict_primary_key_selection);
+  auto path = WriteTemp("sibyl-config-views.yaml",
+                        "materialized_views_enabled: false\n"
+                        "materialized_views_strict_primary_key_selection: true\n");
+  Config c;
+  EXPECT_TRUE(LoadConfigFile(c, path).empty());
+  EXPECT_FALSE(c.materialized_views_enabled);
+  EXPECT_TRUE(c.materialized_views_strict_primary_key_selection);
+  // Cassandra 4.0's name.
+  auto old_name = WriteTemp("sibyl-config-views-40.yaml", "enable_materialized_views: false\n");
+  Config c40;
+  EXPECT_TRUE(LoadConfigFile(c40, old_name).empty());
+  EXPECT_FALSE(c40.materialized_views_enabled);
+}
+
 TEST(ConfigTest, UnknownYamlKeyIsRefusedAsCassandraDoes) {
   auto path = WriteTemp("sibyl-config-unknown.yaml", "cluster_nmae: x\n");
   Config c;

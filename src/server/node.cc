@@ -282,6 +282,9 @@ int RunNode(const StartOptions& options) {
     query::QueryProcessorOptions processor_options;
     processor_options.read_thresholds.tombstone_warn = config.tombstone_warn_threshold;
     processor_options.read_thresholds.tombstone_failure = config.tombstone_failure_threshold;
+    processor_options.materialized_views.enabled = config.materialized_views_enabled;
+    processor_options.materialized_views.strict_primary_key_selection =
+        config.materialized_views_strict_primary_key_selection;
     if (in_cluster) {
       processor_options.after_schema_change = [&cluster_node](uint64_t epoch) {
         cluster_node->AwaitSchemaAgreement(epoch);

@@ -94,7 +94,8 @@ protocol::SchemaChange MakeChange(protocol::SchemaChange::Type type,
 }  // namespace ddl
 
 SchemaAlterationPtr PrepareSchemaAlteration(const cql::Statement& statement,
-                                            std::optional<std::string_view> keyspace) {
+                                            std::optional<std::string_view> keyspace,
+                                            size_t bind_marker_count) {
   return std::visit(
       [&](const auto& s) -> SchemaAlterationPtr {
         using T = std::decay_t<decltype(s)>;
@@ -120,6 +121,12 @@ SchemaAlterationPtr PrepareSchemaAlteration(const cql::Statement& statement,
           return ddl::PrepareCreateIndex(s, keyspace);
         } else if constexpr (std::is_same_v<T, cql::DropIndexStatement>) {
           return ddl::PrepareDropIndex(s, keyspace);
+        } else if constexpr (std::is_same_v<T, cql::CreateViewStatement>) {
+          return ddl::PrepareCreateView(s, keyspace, bind_marker_count);
+        } else if constexpr (std::is_same_v<T, cql::AlterViewStatement>) {
+          return ddl::PrepareAlterView(s, keyspace);
+        } else if constexpr (std::is_same_v<T, cql::DropViewStatement>) {
+          return ddl::PrepareDropView(s, keyspace);
         } else {
           return nullptr;
         }

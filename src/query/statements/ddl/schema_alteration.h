@@ -1,6 +1,6 @@
 #pragma once
-// DDL statements (CREATE / ALTER / DROP of KEYSPACE, TABLE and TYPE;
-// CREATE / DROP INDEX),
+// DDL statements (CREATE / ALTER / DROP of KEYSPACE, TABLE, TYPE and
+// MATERIALIZED VIEW; CREATE / DROP INDEX),
 // prepared and executed as Cassandra 4.1's AlterSchemaStatement: preparing
 // resolves the keyspace; executing checks the keyspace may be changed,
 // then applies the statement to the newest schema through the
@@ -28,6 +28,18 @@
 
 namespace sibyl::query {
 
+// The node's materialized view settings (docs/configuration.md).
+struct MaterializedViewSettings {
+  // cassandra.yaml's materialized_views_enabled (4.0: enable_materialized_views).
+  // Cassandra 4.1 defaults to false; Sibyl to true, the guides relying on views.
+  bool enabled = true;
+  // Sibyl's materialized_views_strict_primary_key_selection: true refuses a
+  // view PRIMARY KEY column that is not SELECTed, as 4.1 does ("Unknown
+  // column"); false (the default) adds it to the selection, as Cassandra 3.x
+  // and ScyllaDB do.
+  bool strict_primary_key_selection = false;
+};
+
 // What executing a DDL statement needs besides the schema.
 struct SchemaChangeContext {
   schema::ReplicationContext replication;
@@ -37,6 +49,7 @@ struct SchemaChangeContext {
   // Client warnings are appended here (Cassandra's ClientWarn), e.g. a
   // replication factor above the number of nodes.
   std::vector<std::string>* warnings = nullptr;
+  MaterializedViewSettings materialized_views;
 };
 
 class SchemaAlteration {
@@ -72,9 +85,10 @@ using SchemaAlterationPtr = std::shared_ptr<const SchemaAlteration>;
 // The DDL statement `statement` prepared in the session's `keyspace`, or
 // nullptr when it is not one Sibyl executes here. Throws what Cassandra
 // throws while preparing (no keyspace given nor in use, no PRIMARY KEY,
-// COMPACT STORAGE).
+// COMPACT STORAGE, bind markers in CREATE MATERIALIZED VIEW).
 [[nodiscard]] SchemaAlterationPtr PrepareSchemaAlteration(const cql::Statement& statement,
-                                                          std::optional<std::string_view> keyspace);
+                                                          std::optional<std::string_view> keyspace,
+                                                          size_t bind_marker_count = 0);
 
 // Runs `alteration` against `store`: Authorize, Cassandra's keyspace checks
 // (system and virtual keyspaces, name rules), then Commit.

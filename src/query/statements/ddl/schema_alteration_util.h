@@ -34,7 +34,8 @@ void EnsureTablePermission(std::string_view keyspace, std::string_view table,
                                                 std::string keyspace, std::string name = {});
 
 // Factories, one per statement (keyspace_statements.cc, table_statements.cc,
-// alter_table_statement.cc, type_statements.cc, index_statements.cc).
+// alter_table_statement.cc, type_statements.cc, index_statements.cc,
+// view_statements.cc).
 [[nodiscard]] SchemaAlterationPtr PrepareCreateKeyspace(const cql::CreateKeyspaceStatement& s);
 [[nodiscard]] SchemaAlterationPtr PrepareAlterKeyspace(const cql::AlterKeyspaceStatement& s);
 [[nodiscard]] SchemaAlterationPtr PrepareDropKeyspace(const cql::DropKeyspaceStatement& s);
@@ -54,6 +55,13 @@ void EnsureTablePermission(std::string_view keyspace, std::string_view table,
                                                      std::optional<std::string_view> keyspace);
 [[nodiscard]] SchemaAlterationPtr PrepareDropIndex(const cql::DropIndexStatement& s,
                                                    std::optional<std::string_view> keyspace);
+[[nodiscard]] SchemaAlterationPtr PrepareCreateView(const cql::CreateViewStatement& s,
+                                                    std::optional<std::string_view> keyspace,
+                                                    size_t bind_marker_count);
+[[nodiscard]] SchemaAlterationPtr PrepareAlterView(const cql::AlterViewStatement& s,
+                                                   std::optional<std::string_view> keyspace);
+[[nodiscard]] SchemaAlterationPtr PrepareDropView(const cql::DropViewStatement& s,
+                                                  std::optional<std::string_view> keyspace);
 
 // The names of `table`'s indexes that depend on `column` (Cassandra's
 // SecondaryIndexManager.getDependentIndexes), in name order: those whose
