@@ -401,9 +401,12 @@ std::vector<IndexBuildStatus> IndexingEngine::BuildStatuses() const {
   std::vector<IndexBuildStatus> out;
   for (const auto& [id, table] : current->tables) {
     for (const Index& index : table.indexes) {
-      IndexBuildStatus status{
-          table.base.keyspace,          table.base.name, index.layout.name, index.build->built, 0,
-          index.build->partitions_built};
+      IndexBuildStatus status;
+      status.keyspace = table.base.keyspace;
+      status.table = table.base.name;
+      status.index = index.layout.name;
+      status.built = index.build->built;
+      status.partitions_built = index.build->partitions_built;
       std::lock_guard lock(index.build->mutex);
       if (index.build->last) status.last_token = index.build->last->token;
       status.failure = index.build->failure;

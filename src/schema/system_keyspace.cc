@@ -58,7 +58,8 @@ TablePtr Paxos() {
           {"PaxosUncommittedIndex",
            "CUSTOM",
            {{"class_name", "org.apache.cassandra.service.paxos.uncommitted.PaxosUncommittedIndex"},
-            {"target", ""}}});
+            {"target", ""}},
+           types::Uuid::NameBased("system.paxos.PaxosUncommittedIndex")});
   builder.params().compaction = Compaction("LeveledCompactionStrategy", "4");
   return builder.Build();
 }

@@ -215,6 +215,7 @@ TEST(ReadCommandCodecTest, IndexQueriesRoundTrip) {
   EXPECT_EQ(decoded.index->entry_value, Bytes());
   EXPECT_TRUE(Same(decoded, command));
   // Without an index, the bytes are those of the format before indexes.
+  const IndexQuery kept = index;  // `index` refers into command.index
   command.index.reset();
   Bytes plain;
   SerializeReadCommand(command, plain);
@@ -222,7 +223,7 @@ TEST(ReadCommandCodecTest, IndexQueriesRoundTrip) {
   EXPECT_EQ(plain.size() + 16 + 1 + 1, bytes.size());
   // An index read never names partitions.
   command.partitions.push_back({1, "k"});
-  command.index = index;
+  command.index = kept;
   bytes.clear();
   SerializeReadCommand(command, bytes);
   EXPECT_THROW((void)DeserializeReadCommand(bytes), std::runtime_error);
