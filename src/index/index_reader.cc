@@ -185,8 +185,7 @@ class IndexRead {
     } else {
       for (const Clustering& row : entries.rows) {
         if (!InSlices(target_.base, command_.slices, row)) continue;
-        read.slices.push_back(
-            ClusteringSlice{ClusteringBound{row, true}, ClusteringBound{row, true}});
+        read.slices.push_back(ClusteringSlice::Point(row));
       }
       if (read.slices.empty()) return;
     }

@@ -109,8 +109,7 @@ ReadCommand AffectedRows(const TableLayout& base, const Mutation& mutation, int3
                          }),
              rows.end());
   for (auto& row : rows) {
-    read.slices.push_back(
-        {storage::ClusteringBound{row, true}, storage::ClusteringBound{row, true}});
+    read.slices.push_back(storage::ClusteringSlice::Point(row));
   }
   return read;
 }
@@ -369,8 +368,7 @@ std::vector<Mutation> IndexingEngine::ReadUnfiltered(const ReadCommand& command)
     rows.partitions = {partition.key};
     rows.now_seconds = command.now_seconds;
     for (const storage::ReadRow& row : partition.rows) {
-      rows.slices.push_back({storage::ClusteringBound{row.clustering, true},
-                             storage::ClusteringBound{row.clustering, true}});
+      rows.slices.push_back(storage::ClusteringSlice::Point(row.clustering));
     }
     if (rows.slices.empty() && !partition.static_row) continue;
     for (Mutation& m : inner_->ReadUnfiltered(rows)) out.push_back(std::move(m));

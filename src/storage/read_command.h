@@ -19,6 +19,9 @@ namespace sibyl::storage {
 struct ClusteringSlice {
   ClusteringBound start;  // empty prefix: from the first row
   ClusteringBound end;    // empty prefix: to the last row
+
+  // The slice of one row.
+  static ClusteringSlice Point(const Clustering& row) { return {{row, true}, {row, true}}; }
 };
 
 // Partitions whose token t satisfies start < t <= end, as Cassandra's

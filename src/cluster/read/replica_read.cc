@@ -264,8 +264,7 @@ static storage::ReadCommand FoundRows(const storage::TableLayout& layout,
     rows.slices = command.slices;
   } else {
     for (const storage::Clustering& clustering : clusterings) {
-      rows.slices.push_back(
-          {storage::ClusteringBound{clustering, true}, storage::ClusteringBound{clustering, true}});
+      rows.slices.push_back(storage::ClusteringSlice::Point(clustering));
     }
   }
   return rows;

@@ -56,6 +56,11 @@ class RestrictionsBuilder {
     bool clustering = false;           // an index answers a clustering restriction
   };
   IndexSupport FindIndexSupport() const;
+  // Finish's steps, in 4.1's order; each returns the restrictions it leaves
+  // to the row filter.
+  size_t FinishPartitionKey(bool has_index);
+  size_t FinishClustering(bool has_index, bool clustering_index_in_range);
+  size_t FinishNonKey(bool has_index, size_t& contains);
 
   const TableMetadata& table_;
   const StatementType type_;
@@ -279,15 +284,9 @@ RestrictionsBuilder::IndexSupport RestrictionsBuilder::FindIndexSupport() const 
 // processClusteringColumnsRestrictions, the non-key columns,
 // validateSecondaryIndexSelections), then SelectStatement's
 // verifyOrderingIsAllowed (its index part) and checkNeedsFiltering.
-Restrictions RestrictionsBuilder::Finish() {
-  const std::string allow_filtering_message(kRequiresAllowFilteringMessage);
-  const IndexSupport index = FindIndexSupport();
-  const bool has_index = index.first.has_value();  // hasQueriableIndex
-  // The restrictions 4.1 puts in the row filter (filterRestrictions), one
-  // per column: more than one needs ALLOW FILTERING.
-  size_t filtered = 0;
-
-  // Partition key (processPartitionKeyRestrictions).
+// processPartitionKeyRestrictions. Returns the partition key restrictions
+// left to the row filter.
+size_t RestrictionsBuilder::FinishPartitionKey(bool has_index) {
   const size_t pk_size = table_.partition_key_size();
   size_t pk_restricted = 0;
   bool pk_slice = false;
@@ -310,15 +309,17 @@ Restrictions RestrictionsBuilder::Finish() {
   r_.selects_partitions_ = pk_restricted == pk_size && !r_.partition_key_needs_filtering_;
   r_.selects_one_partition_ = r_.selects_partitions_ && pk_all_eq;
   if (r_.partition_key_needs_filtering_ && !allow_filtering_ && !has_index) {
-    ThrowInvalid(allow_filtering_message);
+    ThrowInvalid(std::string(kRequiresAllowFilteringMessage));
   }
-  const bool key_range = !r_.selects_partitions_;  // isKeyRange
   if ((pk_restricted == 0 && !r_.token_) || r_.partition_key_needs_filtering_) {
     r_.uses_index_ = has_index;
   }
-  if (r_.uses_index_ || r_.partition_key_needs_filtering_) filtered += pk_restricted;
+  return r_.uses_index_ || r_.partition_key_needs_filtering_ ? pk_restricted : 0;
+}
 
-  // Clustering columns (processClusteringColumnsRestrictions).
+// processClusteringColumnsRestrictions. Returns the clustering columns left
+// to the row filter.
+size_t RestrictionsBuilder::FinishClustering(bool has_index, bool clustering_index_in_range) {
   const auto entries = ClusteringEntries();
   r_.has_clustering_ = !entries.empty();
   bool clustering_contains = false;
@@ -345,24 +346,40 @@ Restrictions RestrictionsBuilder::Finish() {
   }
   NoteClusteringIn(entries);
   // Covers indexes on the first clustering column (among others).
-  if (key_range && index.clustering) r_.uses_index_ = true;
-  if (r_.uses_index_ || clustering_needs_filtering) filtered += clustering_restricted;
+  if (clustering_index_in_range) r_.uses_index_ = true;
+  return r_.uses_index_ || clustering_needs_filtering ? clustering_restricted : 0;
+}
 
-  // Static and regular columns.
-  size_t contains_count = 0;  // nonPrimaryKeyRestrictions.hasMultipleContains
+// The static and regular columns (nonPrimaryKeyRestrictions). Returns how
+// many are restricted; `contains` counts their CONTAINS-like relations.
+size_t RestrictionsBuilder::FinishNonKey(bool has_index, size_t& contains) {
+  size_t restricted = 0;
   for (const auto& r : r_.restrictions_) {
     if (table_.columns[r.column].is_primary_key()) continue;
     r_.has_non_key_ = true;
-    ++filtered;
-    contains_count += r.contains.size() + r.contains_key.size() + r.map_entries.size();
+    ++restricted;
+    contains += r.contains.size() + r.contains_key.size() + r.map_entries.size();
   }
   if (r_.has_non_key_) {
     if (has_index) {
       r_.uses_index_ = true;
     } else if (!allow_filtering_) {
-      ThrowInvalid(allow_filtering_message);
+      ThrowInvalid(std::string(kRequiresAllowFilteringMessage));
     }
   }
+  return restricted;
+}
+
+Restrictions RestrictionsBuilder::Finish() {
+  const IndexSupport index = FindIndexSupport();
+  const bool has_index = index.first.has_value();  // hasQueriableIndex
+  // The restrictions 4.1 puts in the row filter (filterRestrictions), one
+  // per column: more than one needs ALLOW FILTERING.
+  size_t filtered = FinishPartitionKey(has_index);
+  const bool key_range = !r_.selects_partitions_;  // isKeyRange
+  filtered += FinishClustering(has_index, key_range && index.clustering);
+  size_t contains_count = 0;  // nonPrimaryKeyRestrictions.hasMultipleContains
+  filtered += FinishNonKey(has_index, contains_count);
   if (r_.uses_index_ && r_.partition_key_in_) {
     ThrowInvalid(
         "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
@@ -376,7 +393,7 @@ Restrictions RestrictionsBuilder::Finish() {
   if (!allow_filtering_ && (key_range || r_.uses_index_)) {
     const bool needs_filtering = filtered > 1 || (filtered == 0 && r_.has_clustering_) ||
                                  (filtered != 0 && contains_count > 1);
-    if (needs_filtering) ThrowInvalid(allow_filtering_message);
+    if (needs_filtering) ThrowInvalid(std::string(kRequiresAllowFilteringMessage));
   }
   if (has_index && !r_.selects_partitions_) r_.index_choice_ = index.first;
   return std::move(r_);
