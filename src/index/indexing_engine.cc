@@ -1,6 +1,7 @@
 #include "index/indexing_engine.h"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 
 #include "dht/token.h"
@@ -174,6 +175,7 @@ std::shared_ptr<const IndexingEngine::Catalog> IndexingEngine::catalog() const {
 void IndexingEngine::SyncTables(const std::vector<TableLayout>& tables) {
   auto next = std::make_shared<Catalog>();
   const auto previous = catalog();
+  std::vector<std::pair<types::Uuid, size_t>> new_indexes;  // (table, position)
   std::vector<TableLayout> stored = tables;
   stored.push_back(BuildStateTable());
   for (const TableLayout& base : tables) {
@@ -185,6 +187,9 @@ void IndexingEngine::SyncTables(const std::vector<TableLayout>& tables) {
       if (auto known = previous->by_index.find(layout.id); known != previous->by_index.end()) {
         const auto& [table_id, position] = known->second;
         index.build = previous->tables.at(table_id).indexes.at(position).build;
+      } else {
+        index.build = std::make_shared<BuildState>();  // unbuilt until LoadBuildStates
+        new_indexes.emplace_back(base.id, entry.indexes.size());
       }
       stored.push_back(index.table);
       next->by_index[layout.id] = {base.id, entry.indexes.size()};
@@ -193,11 +198,25 @@ void IndexingEngine::SyncTables(const std::vector<TableLayout>& tables) {
   }
   inner_->SyncTables(stored);
   ForgetDroppedIndexes(*previous, *next);
-  LoadBuildStates(*next);
   {
     std::lock_guard lock(mutex_);
     catalog_ = next;
     any_indexes_.store(!next->tables.empty(), std::memory_order_release);
+    settling_ = true;
+  }
+  // Every write from now on keeps the new indexes. Wait for those that
+  // started with the old catalog: once they have landed, an empty table is
+  // really empty and a build sees every write it must index. (A write reads
+  // the epoch, counts itself in, then loads the catalog: one that counted
+  // itself in after this check loads the catalog published above.)
+  const uint64_t old_epoch = write_epoch_.fetch_add(1);
+  while (writes_in_flight_[old_epoch & 1].load() != 0) {
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  LoadBuildStates(*next, new_indexes);
+  {
+    std::lock_guard lock(mutex_);
+    settling_ = false;
   }
   changed_.notify_all();
 }
@@ -215,44 +234,46 @@ void IndexingEngine::ForgetDroppedIndexes(const Catalog& previous, const Catalog
   }
 }
 
-// Gives each index new to this engine its state: from the engine when it was
-// being (or was) built before a restart; else built at once on an empty
-// table, and to be built in the background otherwise.
-void IndexingEngine::LoadBuildStates(Catalog& catalog) {
+// Gives each index new to this engine (`indexes`) its state: from the engine
+// when it was being (or was) built before a restart; else built at once on
+// an empty table, and left to the builder otherwise.
+void IndexingEngine::LoadBuildStates(const Catalog& catalog,
+                                     const std::vector<std::pair<types::Uuid, size_t>>& indexes) {
   std::vector<Mutation> writes;
-  for (auto& [table_id, table] : catalog.tables) {
-    for (Index& index : table.indexes) {
-      if (index.build) continue;
-      auto state = std::make_shared<BuildState>();
-      index.build = state;
-      ReadCommand read;
-      read.table_id = BuildStateTable().id;
-      read.partitions = {BuildStateKey(index.layout.id)};
-      read.now_seconds = clock_.NowSeconds();
-      const storage::ReadResult stored = inner_->Read(read);
-      if (!stored.partitions.empty() && !stored.partitions.front().rows.empty()) {
-        std::optional<Bytes> last_key;
-        std::optional<int64_t> last_token;
-        for (const auto& cell : stored.partitions.front().rows.front().cells) {
-          if (cell.column == "built") state->built = types::DecodeBoolean(cell.value);
-          if (cell.column == "last_key") last_key = cell.value;
-          if (cell.column == "last_token") last_token = types::DecodeBigint(cell.value);
-          if (cell.column == "partitions_built") {
-            state->partitions_built = types::DecodeBigint(cell.value);
-          }
+  for (const auto& [table_id, position] : indexes) {
+    const IndexedTable& table = catalog.tables.at(table_id);
+    const Index& index = table.indexes.at(position);
+    BuildState* state = index.build.get();
+    ReadCommand read;
+    read.table_id = BuildStateTable().id;
+    read.partitions = {BuildStateKey(index.layout.id)};
+    read.now_seconds = clock_.NowSeconds();
+    const storage::ReadResult stored = inner_->Read(read);
+    if (!stored.partitions.empty() && !stored.partitions.front().rows.empty()) {
+      std::optional<Bytes> last_key;
+      std::optional<int64_t> last_token;
+      for (const auto& cell : stored.partitions.front().rows.front().cells) {
+        if (cell.column == "built") state->built = types::DecodeBoolean(cell.value);
+        if (cell.column == "last_key") last_key = cell.value;
+        if (cell.column == "last_token") last_token = types::DecodeBigint(cell.value);
+        if (cell.column == "partitions_built") {
+          state->partitions_built = types::DecodeBigint(cell.value);
         }
-        if (last_key && last_token) state->last = storage::PartitionKey{*last_token, *last_key};
-        continue;
       }
-      ReadCommand any;
-      any.table_id = table.base.id;
-      any.partition_limit = 1;
-      any.row_limit = 1;
-      any.now_seconds = read.now_seconds;
-      if (inner_->Read(any).partitions.empty()) {
-        state->built = true;
-        StoreBuildState(index, writes);
+      if (last_key && last_token) {
+        std::lock_guard state_lock(state->mutex);
+        state->last = storage::PartitionKey{*last_token, *last_key};
       }
+      continue;
+    }
+    ReadCommand any;
+    any.table_id = table.base.id;
+    any.partition_limit = 1;
+    any.row_limit = 1;
+    any.now_seconds = read.now_seconds;
+    if (inner_->Read(any).partitions.empty()) {
+      state->built = true;
+      StoreBuildState(index, writes);
     }
   }
   if (!writes.empty()) {
@@ -280,7 +301,13 @@ void IndexingEngine::StoreBuildState(const Index& index, std::vector<Mutation>& 
 }
 
 void IndexingEngine::ApplyAll(const std::vector<const Mutation*>& mutations) {
-  if (!any_indexes_.load(std::memory_order_acquire)) return inner_->ApplyAll(mutations);
+  std::atomic<int64_t>& in_flight = writes_in_flight_[write_epoch_.load() & 1];
+  ++in_flight;
+  struct Landed {
+    std::atomic<int64_t>& count;
+    ~Landed() { --count; }
+  } landed{in_flight};
+  if (!any_indexes_.load()) return inner_->ApplyAll(mutations);
   const auto current = catalog();
   ApplyIndexed(mutations, *current);
 }
@@ -418,7 +445,7 @@ void IndexingEngine::AwaitBuilds() const {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] {
     if (stopping_) return true;
-    if (building_) return false;
+    if (building_ || settling_) return false;
     for (const auto& [id, table] : catalog_->tables) {
       for (const Index& index : table.indexes) {
         if (!index.build->built && !index.build->failed) return false;
@@ -442,7 +469,7 @@ void IndexingEngine::BuildLoop() {
       }
     }
     if (stopping_) return;
-    if (pending == nullptr) {
+    if (pending == nullptr || settling_) {
       changed_.wait(lock);
       continue;
     }

@@ -19,8 +19,9 @@
 // whose timestamps lose (older, tie) changes no entry. Entry writes carry
 // the node's increasing timestamps (index_entries.h).
 //
-// Writes to tables without indexes go straight to the wrapped engine: one
-// relaxed atomic load decides.
+// Writes to tables without indexes go straight to the wrapped engine: an
+// atomic load decides (beside counting the write in and out, which lets a
+// schema change wait for the writes made before it: SyncTables).
 //
 // Reads with ReadCommand::index are answered by index_reader.h. An index
 // created on a table that already holds data is built in the background
@@ -85,7 +86,8 @@ class IndexingEngine final : public storage::Engine {
   std::shared_ptr<const Catalog> catalog() const;
   void ApplyIndexed(const std::vector<const storage::Mutation*>& mutations, const Catalog& catalog);
   void ForgetDroppedIndexes(const Catalog& previous, const Catalog& next);
-  void LoadBuildStates(Catalog& catalog);
+  void LoadBuildStates(const Catalog& catalog,
+                       const std::vector<std::pair<types::Uuid, size_t>>& indexes);
   void BuildLoop();
   // Indexes one page of partitions; false when the build is complete.
   bool BuildStep(const Index& index, const IndexedTable& table);
@@ -100,6 +102,15 @@ class IndexingEngine final : public storage::Engine {
   std::shared_ptr<const Catalog> catalog_;  // GUARDED_BY(mutex_)
   bool stopping_ = false;                   // GUARDED_BY(mutex_)
   bool building_ = false;                   // GUARDED_BY(mutex_)
+  // A new catalog is published but writes that loaded the old one may not
+  // have landed yet: no build starts.
+  bool settling_ = false;  // GUARDED_BY(mutex_)
+  // Writes under way, counted by the parity of the epoch they started in:
+  // SyncTables moves to the next epoch after publishing a catalog and waits
+  // for the previous one's count to reach zero (no write made with the old
+  // catalog is left), while new writes count in the other slot.
+  std::atomic<uint64_t> write_epoch_{0};
+  std::atomic<int64_t> writes_in_flight_[2] = {0, 0};
   std::thread builder_;
 };
 

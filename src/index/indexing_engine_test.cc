@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <thread>
 
@@ -278,6 +279,30 @@ TEST_P(IndexingEngineTest, AnIndexCreatedOnDataIsBuiltThenKeptExact) {
   ExpectExact("after the build");
   for (int i = 0; i < 50; ++i) engine_->Apply(w.RandomMutation(table_, false));
   ExpectExact("after writes");
+}
+
+TEST_P(IndexingEngineTest, IndexesCreatedUnderConcurrentWritesMissNoWrite) {
+  TableLayout plain = table_;
+  plain.indexes.clear();
+  engine_->SyncTables({plain});
+  const uint32_t seed = Seed();
+  SCOPED_TRACE("SIBYL_INDEX_SEED=" + std::to_string(seed));
+  std::atomic<int> written{0};
+  std::vector<std::thread> writers;
+  for (uint32_t t = 0; t < 3; ++t) {
+    writers.emplace_back([&, t] {
+      RandomWorkload w(seed + t);
+      for (int i = 0; i < 150; ++i) {
+        engine_->Apply(w.RandomMutation(plain, false));
+        ++written;
+      }
+    });
+  }
+  while (written.load() < 20) std::this_thread::yield();
+  engine_->SyncTables({table_});  // the indexes appear while the writers write
+  for (auto& writer : writers) writer.join();
+  engine_->AwaitBuilds();
+  ExpectExact("after the writers");
 }
 
 TEST_P(IndexingEngineTest, DroppingAnIndexDropsItsEntriesAndRecreatingStartsEmpty) {
