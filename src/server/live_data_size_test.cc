@@ -1,6 +1,7 @@
 #include "server/live_data_size.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <string>
@@ -11,9 +12,12 @@ namespace {
 class LiveDataSizeTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    // One directory per test and process: ctest runs this suite's tests as
+    // concurrent processes, which must not clear each other's files.
     directory_ = std::filesystem::temp_directory_path() /
                  ("live_data_size_test_" +
-                  std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+                  std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+                  "_" + std::to_string(::getpid()));
     std::filesystem::remove_all(directory_);
     std::filesystem::create_directories(directory_);
   }
