@@ -52,6 +52,17 @@ struct IndexBuildInfo {
   std::string failure;                // why the build stopped; empty if it did not fail
 };
 
+// A materialized view's build on this node (system.built_views,
+// system.view_builds_in_progress, system_views.view_builds).
+struct ViewBuildInfo {
+  std::string keyspace;
+  std::string view;
+  bool built = false;
+  int64_t partitions_built = 0;
+  std::optional<int64_t> last_token;  // the last base partition built, while building
+  std::string failure;                // why the build stopped; empty if it did not fail
+};
+
 struct LocalNodeInfo {
   std::string cluster_name = "Test Cluster";
   std::string listen_address = "127.0.0.1";
@@ -80,6 +91,7 @@ struct LocalNodeInfo {
   // The node's secondary index builds. Set once before serving; called from
   // any thread. Null: no index is kept (tests without an engine).
   std::function<std::vector<IndexBuildInfo>()> index_builds;
+  std::function<std::vector<ViewBuildInfo>()> view_builds;
 
   // The other members of the cluster now, never this node.
   std::vector<PeerInfo> Peers() const { return current_peers ? current_peers() : peers; }

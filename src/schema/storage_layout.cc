@@ -78,7 +78,82 @@ std::optional<storage::IndexLayout> MakeIndexLayout(const schema::TableMetadata&
   return index;
 }
 
+storage::ViewLayout::Source ViewKeySource(const schema::TableMetadata& base,
+                                          const std::string& name) {
+  const schema::ColumnMetadata* column = base.FindColumn(name);
+  storage::ViewLayout::Source source;
+  source.column = name;
+  if (column == nullptr) return source;  // DDL keeps view key columns in the base
+  source.type = column->type;
+  switch (column->kind) {
+    case schema::ColumnKind::kPartitionKey:
+      source.kind = storage::ViewLayout::Source::Kind::kPartitionKey;
+      source.position = static_cast<size_t>(column->position);
+      break;
+    case schema::ColumnKind::kClustering:
+      source.kind = storage::ViewLayout::Source::Kind::kClustering;
+      source.position = static_cast<size_t>(column->position);
+      break;
+    case schema::ColumnKind::kStatic:
+    case schema::ColumnKind::kRegular:
+      source.kind = storage::ViewLayout::Source::Kind::kColumn;
+      break;
+  }
+  return source;
+}
+
+storage::ViewLayout::Filter::Op FilterOp(schema::ViewRestriction::Op op) {
+  using Op = storage::ViewLayout::Filter::Op;
+  switch (op) {
+    case schema::ViewRestriction::Op::kIn:
+      return Op::kIn;
+    case schema::ViewRestriction::Op::kLt:
+      return Op::kLt;
+    case schema::ViewRestriction::Op::kLte:
+      return Op::kLte;
+    case schema::ViewRestriction::Op::kGt:
+      return Op::kGt;
+    case schema::ViewRestriction::Op::kGte:
+      return Op::kGte;
+    case schema::ViewRestriction::Op::kEq:
+    case schema::ViewRestriction::Op::kIsNotNull:
+      break;
+  }
+  return Op::kEq;
+}
+
 }  // namespace
+
+storage::ViewLayout MakeViewLayout(const schema::TableMetadata& base,
+                                   const schema::TableMetadata& view) {
+  storage::ViewLayout layout;
+  layout.id = view.id;
+  layout.name = view.name;
+  for (const schema::ColumnMetadata& column : view.columns) {
+    switch (column.kind) {
+      case schema::ColumnKind::kPartitionKey:
+        layout.partition_key.push_back(ViewKeySource(base, column.name));
+        break;
+      case schema::ColumnKind::kClustering:
+        layout.clustering.push_back(ViewKeySource(base, column.name));
+        break;
+      case schema::ColumnKind::kStatic:
+      case schema::ColumnKind::kRegular:
+        layout.columns.push_back(column.name);
+        break;
+    }
+  }
+  if (view.view) {
+    for (const schema::ViewRestriction& restriction : view.view->restrictions) {
+      if (restriction.op == schema::ViewRestriction::Op::kIsNotNull) continue;
+      const schema::ColumnMetadata* column = base.FindColumn(restriction.column);
+      if (column == nullptr || !column->is_primary_key()) continue;
+      layout.filters.push_back(storage::ViewLayout::Filter{
+          ViewKeySource(base, restriction.column), FilterOp(restriction.op), restriction.values});
+    }
+  }
+  return layout;
+}
 
 bool IsStoredTable(const schema::TableMetadata& table) {
   return !table.is_virtual && !schema::IsSystemKeyspace(table.keyspace);
@@ -150,7 +225,16 @@ std::vector<storage::TableLayout> StoredTableLayouts(const schema::Schema& schem
   for (const auto& [name, keyspace] : schema.keyspaces()) {
     if (keyspace->is_virtual) continue;
     for (const auto& [table_name, table] : keyspace->tables) {
-      if (IsStoredTable(*table)) layouts.push_back(MakeTableLayout(*table));
+      if (!IsStoredTable(*table)) continue;
+      storage::TableLayout& layout = layouts.emplace_back(MakeTableLayout(*table));
+      for (const auto& [view_name, view] : keyspace->views) {
+        if (view->view && view->view->base_table_id == table->id) {
+          layout.views.push_back(MakeViewLayout(*table, *view));
+        }
+      }
+    }
+    for (const auto& [view_name, view] : keyspace->views) {
+      if (IsStoredTable(*view)) layouts.push_back(MakeTableLayout(*view));
     }
   }
   return layouts;

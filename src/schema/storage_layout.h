@@ -24,7 +24,12 @@ namespace sibyl::schema {
 // The engine's layout of `table`. REQUIRES: IsStoredTable(table).
 [[nodiscard]] storage::TableLayout MakeTableLayout(const schema::TableMetadata& table);
 
-// The layouts of every stored table of `schema`, for Engine::SyncTables.
+// How rows of `base` map onto rows of its materialized view `view`.
+[[nodiscard]] storage::ViewLayout MakeViewLayout(const schema::TableMetadata& base,
+                                                 const schema::TableMetadata& view);
+
+// The layouts of every stored table (materialized views included; a base
+// table's layout lists its views) of `schema`, for Engine::SyncTables.
 [[nodiscard]] std::vector<storage::TableLayout> StoredTableLayouts(const schema::Schema& schema);
 
 // Table option values as the engine names them.

@@ -83,6 +83,31 @@ struct DroppedColumn {
   int64_t dropped_time_micros = 0;
 };
 
+// A restriction of a materialized view's WHERE clause. Only primary key
+// columns of the base may be restricted by more than IS NOT NULL; every
+// column of the view's PRIMARY KEY is restricted (IS NOT NULL at least).
+struct ViewRestriction {
+  enum class Op { kIsNotNull, kEq, kIn, kLt, kLte, kGt, kGte };
+  std::string column;  // a column of the base table
+  Op op = Op::kIsNotNull;
+  std::vector<Bytes> values;  // serialized in the column's type: one, or several for kIn
+  friend bool operator==(const ViewRestriction&, const ViewRestriction&) = default;
+};
+
+// What makes a table a materialized view (Cassandra's ViewMetadata): its
+// base table, in the same keyspace, and which base rows it shows. The
+// view's own TableMetadata holds its columns: the view PRIMARY KEY, then the
+// selected columns of the base, with the base's names and types.
+struct ViewDefinition {
+  std::string base_table;
+  types::Uuid base_table_id;
+  // SELECT *: a column added to the base later joins the view.
+  bool include_all_columns = false;
+  std::string where_clause;  // as system_schema.views shows it
+  std::vector<ViewRestriction> restrictions;
+  friend bool operator==(const ViewDefinition&, const ViewDefinition&) = default;
+};
+
 struct TableMetadata {
   std::string keyspace;
   std::string name;
@@ -100,7 +125,10 @@ struct TableMetadata {
   // Cassandra's LocalPartitioner orders them — by the partition key's value,
   // not by token (row_order.h).
   bool is_virtual = false;
+  // Set for a materialized view (kept in KeyspaceMetadata::views).
+  std::optional<ViewDefinition> view;
 
+  bool is_view() const { return view.has_value(); }
   const ColumnMetadata* FindColumn(std::string_view name) const;
   int ColumnIndex(std::string_view name) const;  // -1 if absent
   // The index of a column a statement names; throws InvalidRequest
@@ -132,7 +160,10 @@ struct KeyspaceMetadata {
   bool is_virtual = false;
   bool durable_writes = true;
   std::map<std::string, std::string> replication;       // "class" → full Java class name, options
-  std::map<std::string, TablePtr, std::less<>> tables;  // by name
+  std::map<std::string, TablePtr, std::less<>> tables;  // by name; never a view
+  // Materialized views by name: TableMetadata with `view` set. A view's name
+  // is never a table's too (they share Cassandra's namespace).
+  std::map<std::string, TablePtr, std::less<>> views;
   std::map<std::string, types::TypePtr, std::less<>> user_types;  // by name; each kUdt
 };
 using KeyspacePtr = std::shared_ptr<const KeyspaceMetadata>;

@@ -1,5 +1,7 @@
 #include "storage/table_layout.h"
 
+#include <algorithm>
+
 namespace sibyl::storage {
 
 bool ColumnLayout::is_multi_cell() const {
@@ -12,6 +14,12 @@ const ColumnLayout* TableLayout::FindColumn(std::string_view column) const {
     if (c.name == column) return &c;
   }
   return nullptr;
+}
+
+bool ViewLayout::has_column_in_key() const {
+  const auto is_column = [](const Source& s) { return s.kind == Source::Kind::kColumn; };
+  return std::any_of(partition_key.begin(), partition_key.end(), is_column) ||
+         std::any_of(clustering.begin(), clustering.end(), is_column);
 }
 
 }  // namespace sibyl::storage

@@ -62,6 +62,46 @@ struct IndexLayout {
   types::TypePtr type;      // the column's type
 };
 
+// A materialized view of the table: its rows are derived from the base
+// table's rows by the indexing engine (index/view_rows.h), under the base
+// partition's lock, in the base write's own batch. The view is a table of
+// its own (a TableLayout with id `id` among the engine's tables); this says
+// how a base row maps onto a view row. Every view row derives from exactly
+// one base row: the view's key holds every base key column, and at most
+// one base regular column.
+struct ViewLayout {
+  types::Uuid id;    // the view's table
+  std::string name;  // for messages
+  // Where a column of the view's key comes from in the base row.
+  struct Source {
+    enum class Kind { kPartitionKey, kClustering, kColumn };
+    Kind kind = Kind::kPartitionKey;
+    size_t position = 0;  // kPartitionKey: component; kClustering: column
+    std::string column;   // the base column's name (every kind)
+    types::TypePtr type;
+    friend bool operator==(const Source&, const Source&) = default;
+  };
+  std::vector<Source> partition_key;  // the view's partition key components, in order
+  std::vector<Source> clustering;     // the view's clustering columns, in order
+  // The base regular columns the view carries (under the same names), not
+  // counting one that is in the view's key.
+  std::vector<std::string> columns;
+  // The WHERE clause's restrictions on base key columns (IS NOT NULL on
+  // them always holds and is left out).
+  struct Filter {
+    Source column;
+    enum class Op { kEq, kIn, kLt, kLte, kGt, kGte };
+    Op op = Op::kEq;
+    std::vector<Bytes> values;
+    friend bool operator==(const Filter&, const Filter&) = default;
+  };
+  std::vector<Filter> filters;
+
+  // A base regular column is in the view's key: the view row lives exactly
+  // while that cell does (Cassandra's "strict liveness").
+  bool has_column_in_key() const;
+};
+
 struct TableLayout {
   types::Uuid id;
   std::string keyspace;  // for messages and the column family's name only
@@ -71,6 +111,7 @@ struct TableLayout {
   std::vector<ColumnLayout> columns;  // static and regular columns
   StorageOptions options;
   std::vector<IndexLayout> indexes;
+  std::vector<ViewLayout> views;
 
   const ColumnLayout* FindColumn(std::string_view column) const;
 };
