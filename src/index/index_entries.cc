@@ -41,49 +41,6 @@ types::TypePtr ValueType(const IndexLayout& index) {
   return type;
 }
 
-bool CellLives(const Cell& cell, const DeletionTime& shadow, int32_t now) {
-  return cell.kind != Cell::Kind::kTombstone && cell.IsLive(now) && !shadow.Deletes(cell.timestamp);
-}
-
-EntryLiveness LivenessOf(const Cell& cell) {
-  if (cell.kind != Cell::Kind::kExpiring) return {};
-  return {cell.ttl, cell.local_deletion_time};
-}
-
-// The longer-lived of two livenesses: no expiry beats any, else the later,
-// then the larger ttl (so the answer never depends on the order of cells).
-EntryLiveness Longer(const EntryLiveness& a, const EntryLiveness& b) {
-  if (a.ttl == 0 || b.ttl == 0) return {};
-  if (a.local_expiration_time != b.local_expiration_time) {
-    return a.local_expiration_time > b.local_expiration_time ? a : b;
-  }
-  return a.ttl >= b.ttl ? a : b;
-}
-
-DeletionTime CollectionDeletion(const RowWrite& row, const std::string& column) {
-  for (const auto& deletion : row.collection_deletions) {
-    if (deletion.column == column) return deletion.deletion;
-  }
-  return {};
-}
-
-// How long the row lives (for indexes on key columns), nullopt when it is dead.
-std::optional<EntryLiveness> RowLiveness(const RowWrite& row, const DeletionTime& shadow,
-                                         int32_t now) {
-  std::optional<EntryLiveness> liveness;
-  auto extend = [&](const EntryLiveness& l) { liveness = liveness ? Longer(*liveness, l) : l; };
-  if (!row.marker.is_empty() && row.marker.IsLive(now) && !shadow.Deletes(row.marker.timestamp)) {
-    extend(row.marker.ttl == 0 ? EntryLiveness{}
-                               : EntryLiveness{row.marker.ttl, row.marker.local_expiration_time});
-  }
-  for (const auto& write : row.cells) {
-    DeletionTime deletion = shadow;
-    if (write.path) deletion = storage::Reconcile(shadow, CollectionDeletion(row, write.column));
-    if (CellLives(write.cell, deletion, now)) extend(LivenessOf(write.cell));
-  }
-  return liveness;
-}
-
 class Collector {
  public:
   Collector(const TableLayout& base, const IndexLayout& index, const Mutation& partition,
@@ -96,15 +53,7 @@ class Collector {
   void Row(const RowWrite& row) {
     // An index on a clustering column indexes clustering rows, not the static row.
     if (index_.source == Source::kClustering && row.is_static) return;
-    DeletionTime shadow = partition_.partition_deletion;
-    if (!row.is_static) {
-      for (const auto& rt : partition_.range_tombstones) {
-        if (storage::ClusteringWithin(storage::ClusteringColumnsOf(base_), rt.start, rt.end,
-                                      row.clustering))
-          shadow = storage::Reconcile(shadow, rt.deletion);
-      }
-    }
-    shadow = storage::Reconcile(shadow, row.deletion);
+    const DeletionTime shadow = RowShadow(base_, partition_, row);
     switch (index_.source) {
       case Source::kPartitionKey:
         // One entry for the partition, alive while any of its rows or its
@@ -155,7 +104,7 @@ class Collector {
       return;
     }
     const DeletionTime deletion =
-        storage::Reconcile(shadow, CollectionDeletion(row, index_.column));
+        storage::Reconcile(shadow, CollectionDeletionOf(row, index_.column));
     const types::Kind kind = index_.type->kind();
     for (const auto& write : row.cells) {
       if (write.column != index_.column || !write.path || !CellLives(write.cell, deletion, now_)) {

@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "common/bytes.h"
+#include "index/row_liveness.h"
 #include "storage/mutation.h"
 #include "storage/table_layout.h"
 
@@ -51,11 +52,7 @@ namespace sibyl::index {
 using EntryKey = std::pair<Bytes, storage::Clustering>;
 // What the entry's marker carries besides its timestamp: ttl (0: none) and
 // local expiration time.
-struct EntryLiveness {
-  int32_t ttl = 0;
-  int32_t local_expiration_time = storage::kNoDeletionTime;
-  friend bool operator==(const EntryLiveness&, const EntryLiveness&) = default;
-};
+using EntryLiveness = Liveness;
 using Entries = std::map<EntryKey, EntryLiveness>;
 
 // Adds to `out` the entries `index` holds for the rows of `partition` — one

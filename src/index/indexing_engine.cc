@@ -7,6 +7,7 @@
 #include "dht/token.h"
 #include "index/index_entries.h"
 #include "index/index_reader.h"
+#include "index/view_rows.h"
 #include "storage/clustering_order.h"
 #include "storage/mutation_merge.h"
 #include "types/value_codec.h"
@@ -82,6 +83,15 @@ bool MayChange(const IndexLayout& index, const TableLayout& base, const Mutation
   return false;
 }
 
+// Whether `mutation` may change the rows of the table's views: any change
+// to a clustering row (its liveness, kept by any of its cells, decides the
+// view row's), not one to static cells alone.
+bool MayChangeViews(const Mutation& mutation) {
+  if (!mutation.partition_deletion.is_live() || !mutation.range_tombstones.empty()) return true;
+  return std::any_of(mutation.rows.begin(), mutation.rows.end(),
+                     [](const storage::RowWrite& row) { return !row.is_static; });
+}
+
 // The read of what the replica holds of the rows `mutation` changes (of the
 // whole partition when an index on a partition key column needs its
 // liveness).
@@ -117,7 +127,8 @@ ReadCommand AffectedRows(const TableLayout& base, const Mutation& mutation, int3
 
 }  // namespace
 
-// Shared between catalogs: an index keeps its build state across schema changes.
+// Shared between catalogs: an index or view keeps its build state across
+// schema changes.
 struct BuildState {
   std::atomic<bool> built{false};
   std::atomic<bool> failed{false};  // the build threw: retried after a restart
@@ -133,20 +144,69 @@ struct IndexingEngine::Index {
   std::shared_ptr<BuildState> build;
 };
 
+struct IndexingEngine::View {
+  storage::ViewLayout layout;
+  std::shared_ptr<BuildState> build;
+};
+
 struct IndexingEngine::IndexedTable {
   TableLayout base;
   std::vector<Index> indexes;
+  std::vector<View> views;
+};
+
+// An index or a view of a table: what a build builds.
+struct IndexingEngine::Derived {
+  const IndexedTable* table = nullptr;
+  const Index* index = nullptr;  // exactly one of index and view
+  const View* view = nullptr;
+
+  const types::Uuid& id() const { return index != nullptr ? index->layout.id : view->layout.id; }
+  BuildState& build() const { return index != nullptr ? *index->build : *view->build; }
 };
 
 struct IndexingEngine::Catalog {
-  std::map<types::Uuid, IndexedTable> tables;                      // by base table id
-  std::map<types::Uuid, std::pair<types::Uuid, size_t>> by_index;  // index id → (table, position)
+  std::map<types::Uuid, IndexedTable> tables;  // by base table id
+  std::map<types::Uuid, Derived> derived;      // by index or view id
 
   const IndexedTable* Find(const types::Uuid& table_id) const {
     auto it = tables.find(table_id);
     return it == tables.end() ? nullptr : &it->second;
   }
+  template <typename F>
+  void ForEachDerived(F&& f) const {
+    for (const auto& [id, table] : tables) {
+      for (const Index& index : table.indexes) f(Derived{&table, &index, nullptr});
+      for (const View& view : table.views) f(Derived{&table, nullptr, &view});
+    }
+  }
 };
+
+namespace {
+
+void StoreBuildState(const types::Uuid& id, BuildState& state, int64_t timestamp,
+                     std::vector<Mutation>& writes) {
+  Mutation& m = writes.emplace_back();
+  m.table_id = BuildStateTable().id;
+  m.partition = BuildStateKey(id);
+  storage::RowWrite& row = m.rows.emplace_back();
+  row.cells.push_back(CellOf("built", types::EncodeBoolean(state.built), timestamp));
+  row.cells.push_back(
+      CellOf("partitions_built", types::EncodeBigint(state.partitions_built), timestamp));
+  std::lock_guard lock(state.mutex);
+  if (state.last) {
+    row.cells.push_back(CellOf("last_key", state.last->key, timestamp));
+    row.cells.push_back(CellOf("last_token", types::EncodeBigint(state.last->token), timestamp));
+  }
+}
+
+void ApplyEach(storage::Engine& engine, const std::vector<Mutation>& writes) {
+  std::vector<const Mutation*> all;
+  for (const Mutation& m : writes) all.push_back(&m);
+  engine.ApplyAll(all);
+}
+
+}  // namespace
 
 std::unique_ptr<IndexingEngine> IndexingEngine::Wrap(std::unique_ptr<storage::Engine> inner,
                                                      Clock& clock) {
@@ -175,45 +235,58 @@ std::shared_ptr<const IndexingEngine::Catalog> IndexingEngine::catalog() const {
 void IndexingEngine::SyncTables(const std::vector<TableLayout>& tables) {
   auto next = std::make_shared<Catalog>();
   const auto previous = catalog();
-  std::vector<std::pair<types::Uuid, size_t>> new_indexes;  // (table, position)
   std::vector<TableLayout> stored = tables;
   stored.push_back(BuildStateTable());
+  stored.push_back(ViewOutboxTable());
+  // A build state per index or view: the previous catalog's when it knew it.
+  const auto state_of = [&](const types::Uuid& id, std::vector<types::Uuid>& fresh) {
+    if (auto known = previous->derived.find(id); known != previous->derived.end()) {
+      const Derived& d = known->second;
+      return d.index != nullptr ? d.index->build : d.view->build;
+    }
+    fresh.push_back(id);
+    return std::make_shared<BuildState>();  // unbuilt until LoadBuildStates
+  };
+  std::vector<types::Uuid> fresh_ids;
   for (const TableLayout& base : tables) {
-    if (base.indexes.empty()) continue;
+    if (base.indexes.empty() && base.views.empty()) continue;
     IndexedTable& entry = next->tables[base.id];
     entry.base = base;
     for (const IndexLayout& layout : base.indexes) {
-      Index index{layout, IndexTableLayout(base, layout), nullptr};
-      if (auto known = previous->by_index.find(layout.id); known != previous->by_index.end()) {
-        const auto& [table_id, position] = known->second;
-        index.build = previous->tables.at(table_id).indexes.at(position).build;
-      } else {
-        index.build = std::make_shared<BuildState>();  // unbuilt until LoadBuildStates
-        new_indexes.emplace_back(base.id, entry.indexes.size());
-      }
+      Index index{layout, IndexTableLayout(base, layout), state_of(layout.id, fresh_ids)};
       stored.push_back(index.table);
-      next->by_index[layout.id] = {base.id, entry.indexes.size()};
       entry.indexes.push_back(std::move(index));
     }
+    for (const storage::ViewLayout& layout : base.views) {
+      entry.views.push_back(View{layout, state_of(layout.id, fresh_ids)});
+    }
   }
+  next->ForEachDerived([&](const Derived& d) { next->derived[d.id()] = d; });
   inner_->SyncTables(stored);
-  ForgetDroppedIndexes(*previous, *next);
+  ForgetDropped(*previous, *next);
+  if (!outbox_counted_) {  // the first sync: what a previous run left to send
+    CountOutbox();
+    outbox_counted_ = true;
+  }
   {
     std::lock_guard lock(mutex_);
     catalog_ = next;
     any_indexes_.store(!next->tables.empty(), std::memory_order_release);
     settling_ = true;
   }
-  // Every write from now on keeps the new indexes. Wait for those that
-  // started with the old catalog: once they have landed, an empty table is
-  // really empty and a build sees every write it must index. (A write reads
-  // the epoch, counts itself in, then loads the catalog: one that counted
-  // itself in after this check loads the catalog published above.)
+  // Every write from now on keeps the new indexes and views. Wait for those
+  // that started with the old catalog: once they have landed, an empty
+  // table is really empty and a build sees every write it must derive from.
+  // (A write reads the epoch, counts itself in, then loads the catalog: one
+  // that counted itself in after this check loads the catalog published
+  // above.)
   const uint64_t old_epoch = write_epoch_.fetch_add(1);
   while (writes_in_flight_[old_epoch & 1].load() != 0) {
     std::this_thread::sleep_for(std::chrono::microseconds(100));
   }
-  LoadBuildStates(*next, new_indexes);
+  std::vector<Derived> fresh;
+  for (const types::Uuid& id : fresh_ids) fresh.push_back(next->derived.at(id));
+  LoadBuildStates(fresh);
   {
     std::lock_guard lock(mutex_);
     settling_ = false;
@@ -221,83 +294,59 @@ void IndexingEngine::SyncTables(const std::vector<TableLayout>& tables) {
   changed_.notify_all();
 }
 
-// Deletes the build state of indexes `next` no longer has: an index created
-// again under the same id starts unbuilt.
-void IndexingEngine::ForgetDroppedIndexes(const Catalog& previous, const Catalog& next) {
-  for (const auto& [index_id, place] : previous.by_index) {
-    if (next.by_index.contains(index_id)) continue;
+// Deletes the build state of indexes and views `next` no longer has: one
+// created again under the same id starts unbuilt.
+void IndexingEngine::ForgetDropped(const Catalog& previous, const Catalog& next) {
+  for (const auto& [id, derived] : previous.derived) {
+    if (next.derived.contains(id)) continue;
     Mutation forget;
     forget.table_id = BuildStateTable().id;
-    forget.partition = BuildStateKey(index_id);
+    forget.partition = BuildStateKey(id);
     forget.partition_deletion = {clock_.NextTimestampMicros(), clock_.NowSeconds()};
     inner_->Apply(forget);
   }
 }
 
-// Gives each index new to this engine (`indexes`) its state: from the engine
+// Gives each index and view new to this engine its state: from the engine
 // when it was being (or was) built before a restart; else built at once on
 // an empty table, and left to the builder otherwise.
-void IndexingEngine::LoadBuildStates(const Catalog& catalog,
-                                     const std::vector<std::pair<types::Uuid, size_t>>& indexes) {
+void IndexingEngine::LoadBuildStates(const std::vector<Derived>& fresh) {
   std::vector<Mutation> writes;
-  for (const auto& [table_id, position] : indexes) {
-    const IndexedTable& table = catalog.tables.at(table_id);
-    const Index& index = table.indexes.at(position);
-    BuildState* state = index.build.get();
+  for (const Derived& derived : fresh) {
+    BuildState& state = derived.build();
     ReadCommand read;
     read.table_id = BuildStateTable().id;
-    read.partitions = {BuildStateKey(index.layout.id)};
+    read.partitions = {BuildStateKey(derived.id())};
     read.now_seconds = clock_.NowSeconds();
     const storage::ReadResult stored = inner_->Read(read);
     if (!stored.partitions.empty() && !stored.partitions.front().rows.empty()) {
       std::optional<Bytes> last_key;
       std::optional<int64_t> last_token;
       for (const auto& cell : stored.partitions.front().rows.front().cells) {
-        if (cell.column == "built") state->built = types::DecodeBoolean(cell.value);
+        if (cell.column == "built") state.built = types::DecodeBoolean(cell.value);
         if (cell.column == "last_key") last_key = cell.value;
         if (cell.column == "last_token") last_token = types::DecodeBigint(cell.value);
         if (cell.column == "partitions_built") {
-          state->partitions_built = types::DecodeBigint(cell.value);
+          state.partitions_built = types::DecodeBigint(cell.value);
         }
       }
       if (last_key && last_token) {
-        std::lock_guard state_lock(state->mutex);
-        state->last = storage::PartitionKey{*last_token, *last_key};
+        std::lock_guard state_lock(state.mutex);
+        state.last = storage::PartitionKey{*last_token, *last_key};
       }
       continue;
     }
     ReadCommand any;
-    any.table_id = table.base.id;
+    any.table_id = derived.table->base.id;
     any.partition_limit = 1;
     any.row_limit = 1;
     any.now_seconds = read.now_seconds;
     if (inner_->Read(any).partitions.empty()) {
-      state->built = true;
-      StoreBuildState(index, writes);
+      state.built = true;
+      StoreBuildState(derived.id(), state, clock_.NextTimestampMicros(), writes);
     }
   }
-  if (!writes.empty()) {
-    std::vector<const Mutation*> all;
-    for (const Mutation& m : writes) all.push_back(&m);
-    inner_->ApplyAll(all);
-  }
-}
-
-void IndexingEngine::StoreBuildState(const Index& index, std::vector<Mutation>& writes) const {
-  Mutation& m = writes.emplace_back();
-  m.table_id = BuildStateTable().id;
-  m.partition = BuildStateKey(index.layout.id);
-  storage::RowWrite& row = m.rows.emplace_back();
-  const int64_t timestamp = clock_.NextTimestampMicros();
-  row.cells.push_back(CellOf("built", types::EncodeBoolean(index.build->built), timestamp));
-  row.cells.push_back(
-      CellOf("partitions_built", types::EncodeBigint(index.build->partitions_built), timestamp));
-  std::lock_guard lock(index.build->mutex);
-  if (index.build->last) {
-    row.cells.push_back(CellOf("last_key", index.build->last->key, timestamp));
-    row.cells.push_back(
-        CellOf("last_token", types::EncodeBigint(index.build->last->token), timestamp));
-  }
+  if (!writes.empty()) ApplyEach(*inner_, writes);
 }
 
 void IndexingEngine::ApplyAll(const std::vector<const Mutation*>& mutations) {
@@ -314,20 +363,24 @@ void IndexingEngine::ApplyAll(const std::vector<const Mutation*>& mutations) {
 
 void IndexingEngine::ApplyIndexed(const std::vector<const Mutation*>& mutations,
                                   const Catalog& catalog) {
-  // The writes that may change entries, merged per partition: a batch
-  // writing one partition twice reads it once.
+  // The writes that may change entries or view rows, merged per partition:
+  // a batch writing one partition twice reads it once.
   struct Touched {
     const IndexedTable* table;
     Mutation write;
   };
   std::vector<Touched> touched;
+  bool views = false;
   for (const Mutation* mutation : mutations) {
     const IndexedTable* table = catalog.Find(mutation->table_id);
     if (table == nullptr) continue;
-    const bool changes = std::any_of(
-        table->indexes.begin(), table->indexes.end(),
-        [&](const Index& index) { return MayChange(index.layout, table->base, *mutation); });
+    const bool changes =
+        (!table->views.empty() && MayChangeViews(*mutation)) ||
+        std::any_of(table->indexes.begin(), table->indexes.end(), [&](const Index& index) {
+          return MayChange(index.layout, table->base, *mutation);
+        });
     if (!changes) continue;
+    views = views || !table->views.empty();
     auto same = std::find_if(touched.begin(), touched.end(), [&](const Touched& t) {
       return t.write.table_id == mutation->table_id && t.write.partition == mutation->partition;
     });
@@ -338,13 +391,14 @@ void IndexingEngine::ApplyIndexed(const std::vector<const Mutation*>& mutations,
     }
   }
   if (touched.empty()) return inner_->ApplyAll(mutations);
+  if (views && router_ != nullptr) AwaitOutboxRoom();
 
   std::vector<std::pair<const types::Uuid*, const storage::PartitionKey*>> keys;
   for (const Touched& t : touched) keys.emplace_back(&t.write.table_id, &t.write.partition);
   const auto locks = locks_.LockAll(keys);
   const int32_t now = clock_.NowSeconds();
   const int64_t timestamp = clock_.NextTimestampMicros();
-  std::vector<Mutation> entry_writes;
+  std::vector<Mutation> derived_writes;
   for (Touched& t : touched) {
     std::vector<Mutation> held = inner_->ReadUnfiltered(AffectedRows(t.table->base, t.write, now));
     Mutation before;
@@ -361,24 +415,59 @@ void IndexingEngine::ApplyIndexed(const std::vector<const Mutation*>& mutations,
       Entries new_entries;
       CollectEntries(t.table->base, index.layout, before, now, old_entries);
       CollectEntries(t.table->base, index.layout, after, now, new_entries);
-      DiffEntries(index.table, old_entries, new_entries, timestamp, now, entry_writes);
+      DiffEntries(index.table, old_entries, new_entries, timestamp, now, derived_writes);
+    }
+    if (!t.table->views.empty()) {
+      DeriveViewWrites(*t.table, before, after, nullptr, now, derived_writes);
     }
   }
   std::vector<const Mutation*> all = mutations;
-  for (const Mutation& m : entry_writes) all.push_back(&m);
+  for (const Mutation& m : derived_writes) all.push_back(&m);
   inner_->ApplyAll(all);
+}
+
+void IndexingEngine::DeriveViewWrites(const IndexedTable& table, const Mutation& before,
+                                      const Mutation& after, const View* only, int32_t now,
+                                      std::vector<Mutation>& writes) {
+  std::vector<Mutation> updates;
+  for (const View& view : table.views) {
+    if (only != nullptr && only != &view) continue;
+    ViewRows old_rows;
+    ViewRows new_rows;
+    CollectViewRows(table.base, view.layout, before, now, old_rows);
+    CollectViewRows(table.base, view.layout, after, now, new_rows);
+    // Two timestamps: the rows' deletion, then their new contents.
+    const int64_t deletion = clock_.NextTimestampMicros();
+    const int64_t contents = clock_.NextTimestampMicros();
+    DiffViewRows(view.layout, old_rows, new_rows, deletion, contents, now, updates);
+  }
+  for (Mutation& update : updates) {
+    if (router_ == nullptr) {
+      writes.push_back(std::move(update));
+      continue;
+    }
+    const ViewUpdateRouter::Targets targets =
+        router_->Route(table.base.keyspace, after.partition, update.partition);
+    for (const types::Uuid& target : targets.remote) {
+      writes.push_back(ViewOutboxRecord(target, clock_.NextTimestampMicros(), update,
+                                        clock_.NextTimestampMicros()));
+      ++outbox_size_;
+    }
+    if (targets.local) writes.push_back(std::move(update));
+  }
 }
 
 storage::ReadResult IndexingEngine::Read(const ReadCommand& command) const {
   if (!command.index) return inner_->Read(command);
   const auto current = catalog();
-  auto it = current->by_index.find(command.index->index_id);
-  if (it == current->by_index.end() || it->second.first != command.table_id) {
+  auto it = current->derived.find(command.index->index_id);
+  if (it == current->derived.end() || it->second.index == nullptr ||
+      it->second.table->base.id != command.table_id) {
     throw std::runtime_error("no index " + command.index->index_id.ToString() + " on table " +
                              command.table_id.ToString());
   }
-  const IndexedTable& table = current->tables.at(it->second.first);
-  const Index& index = table.indexes.at(it->second.second);
+  const IndexedTable& table = *it->second.table;
+  const Index& index = *it->second.index;
   if (!index.build->built) throw storage::IndexNotAvailable(index.layout.name);
   return ReadThroughIndex(*inner_, IndexReadTarget{table.base, index.layout, index.table}, command);
 }
@@ -407,10 +496,13 @@ void IndexingEngine::Truncate(const types::Uuid& table_id) {
   const auto current = catalog();
   const IndexedTable* table = current->Find(table_id);
   if (table == nullptr) return inner_->Truncate(table_id);
-  // Under every stripe: no write may slip between the base and its entries.
+  // Under every stripe: no write may slip between the base and what derives
+  // from it. A view is truncated with its base, as in Cassandra: every node
+  // truncates, so every view replica does.
   std::vector<std::unique_lock<std::mutex>> all_stripes = locks_.LockEverything();
   inner_->Truncate(table_id);
   for (const Index& index : table->indexes) inner_->Truncate(index.layout.id);
+  for (const View& view : table->views) inner_->Truncate(view.layout.id);
 }
 
 void IndexingEngine::Compact(const types::Uuid& table_id) {
@@ -421,21 +513,38 @@ void IndexingEngine::Compact(const types::Uuid& table_id) {
   }
 }
 
+namespace {
+
+IndexBuildStatus StatusOf(const TableLayout& base, const std::string& name, BuildState& state) {
+  IndexBuildStatus status;
+  status.keyspace = base.keyspace;
+  status.table = base.name;
+  status.index = name;
+  status.built = state.built;
+  status.partitions_built = state.partitions_built;
+  std::lock_guard lock(state.mutex);
+  if (state.last) status.last_token = state.last->token;
+  status.failure = state.failure;
+  return status;
+}
+
+}  // namespace
+
 std::vector<IndexBuildStatus> IndexingEngine::BuildStatuses() const {
-  const auto current = catalog();
   std::vector<IndexBuildStatus> out;
-  for (const auto& [id, table] : current->tables) {
+  for (const auto& [id, table] : catalog()->tables) {
     for (const Index& index : table.indexes) {
-      IndexBuildStatus status;
-      status.keyspace = table.base.keyspace;
-      status.table = table.base.name;
-      status.index = index.layout.name;
-      status.built = index.build->built;
-      status.partitions_built = index.build->partitions_built;
-      std::lock_guard lock(index.build->mutex);
-      if (index.build->last) status.last_token = index.build->last->token;
-      status.failure = index.build->failure;
-      out.push_back(std::move(status));
+      out.push_back(StatusOf(table.base, index.layout.name, *index.build));
+    }
+  }
+  return out;
+}
+
+std::vector<IndexBuildStatus> IndexingEngine::ViewBuildStatuses() const {
+  std::vector<IndexBuildStatus> out;
+  for (const auto& [id, table] : catalog()->tables) {
+    for (const View& view : table.views) {
+      out.push_back(StatusOf(table.base, view.layout.name, *view.build));
     }
   }
   return out;
@@ -446,10 +555,8 @@ void IndexingEngine::AwaitBuilds() const {
   changed_.wait(lock, [&] {
     if (stopping_) return true;
     if (building_ || settling_) return false;
-    for (const auto& [id, table] : catalog_->tables) {
-      for (const Index& index : table.indexes) {
-        if (!index.build->built && !index.build->failed) return false;
-      }
+    for (const auto& [id, derived] : catalog_->derived) {
+      if (!derived.build().built && !derived.build().failed) return false;
     }
     return true;
   });
@@ -458,34 +565,29 @@ void IndexingEngine::AwaitBuilds() const {
 void IndexingEngine::BuildLoop() {
   std::unique_lock lock(mutex_);
   for (;;) {
-    const Index* pending = nullptr;
-    const IndexedTable* pending_table = nullptr;
-    for (const auto& [id, table] : catalog_->tables) {
-      for (const Index& index : table.indexes) {
-        if (!index.build->built && !index.build->failed && pending == nullptr) {
-          pending = &index;
-          pending_table = &table;
-        }
-      }
-    }
+    std::optional<Derived> pending;
+    catalog_->ForEachDerived([&](const Derived& d) {
+      if (!pending && !d.build().built && !d.build().failed) pending = d;
+    });
     if (stopping_) return;
-    if (pending == nullptr || settling_) {
+    if (!pending || settling_) {
       changed_.wait(lock);
       continue;
     }
     // Build one step outside the lock, holding this catalog alive; a DROP
-    // (a catalog without the index) stops the build at the next step.
+    // (a catalog without the index or view) stops the build at the next step.
     const auto held = catalog_;
     building_ = true;
     lock.unlock();
     bool more = false;
     try {
-      more = BuildStep(*pending, *pending_table);
+      more = BuildStep(*pending);
     } catch (const std::exception& e) {
-      // The index stays unavailable (its reads say so); a restart retries.
-      std::lock_guard failure_lock(pending->build->mutex);
-      pending->build->failure = e.what();
-      pending->build->failed = true;
+      // An index stays unavailable (its reads say so); a restart retries.
+      BuildState& state = pending->build();
+      std::lock_guard failure_lock(state.mutex);
+      state.failure = e.what();
+      state.failed = true;
     }
     lock.lock();
     building_ = false;
@@ -493,8 +595,9 @@ void IndexingEngine::BuildLoop() {
   }
 }
 
-bool IndexingEngine::BuildStep(const Index& index, const IndexedTable& table) {
-  BuildState& state = *index.build;
+bool IndexingEngine::BuildStep(const Derived& derived) {
+  const IndexedTable& table = *derived.table;
+  BuildState& state = derived.build();
   ReadCommand scan;
   scan.table_id = table.base.id;
   scan.partition_limit = kPartitionsPerBuildStep;
@@ -507,8 +610,9 @@ bool IndexingEngine::BuildStep(const Index& index, const IndexedTable& table) {
   for (const storage::ReadPartition& partition : page.partitions) {
     {
       std::lock_guard lock(mutex_);
-      if (stopping_ || !catalog_->by_index.contains(index.layout.id)) return false;
+      if (stopping_ || !catalog_->derived.contains(derived.id())) return false;
     }
+    if (derived.view != nullptr && router_ != nullptr) AwaitOutboxRoom();
     const types::Uuid* table_id = &table.base.id;
     const auto locks = locks_.LockAll({{table_id, &partition.key}});
     const int32_t now = clock_.NowSeconds();
@@ -517,26 +621,108 @@ bool IndexingEngine::BuildStep(const Index& index, const IndexedTable& table) {
     whole.partitions = {partition.key};
     whole.now_seconds = now;
     std::vector<Mutation> held = inner_->ReadUnfiltered(whole);
-    Entries entries;
-    if (!held.empty()) CollectEntries(table.base, index.layout, held.front(), now, entries);
     std::vector<Mutation> writes;
-    DiffEntries(index.table, {}, entries, clock_.NextTimestampMicros(), now, writes);
+    if (!held.empty()) {
+      if (derived.index != nullptr) {
+        Entries entries;
+        CollectEntries(table.base, derived.index->layout, held.front(), now, entries);
+        DiffEntries(derived.index->table, {}, entries, clock_.NextTimestampMicros(), now, writes);
+      } else {
+        Mutation nothing;
+        nothing.table_id = table.base.id;
+        nothing.partition = partition.key;
+        DeriveViewWrites(table, nothing, held.front(), derived.view, now, writes);
+      }
+    }
     {
       std::lock_guard lock(state.mutex);
       state.last = partition.key;
     }
     ++state.partitions_built;
-    StoreBuildState(index, writes);
-    std::vector<const Mutation*> all;
-    for (const Mutation& m : writes) all.push_back(&m);
-    inner_->ApplyAll(all);
+    StoreBuildState(derived.id(), state, clock_.NextTimestampMicros(), writes);
+    ApplyEach(*inner_, writes);
   }
   if (page.next) return true;
   state.built = true;
   std::vector<Mutation> writes;
-  StoreBuildState(index, writes);
+  StoreBuildState(derived.id(), state, clock_.NextTimestampMicros(), writes);
   inner_->Apply(writes.front());
   return false;
+}
+
+void IndexingEngine::SetViewUpdateRouter(std::shared_ptr<const ViewUpdateRouter> router) {
+  router_ = std::move(router);
+}
+
+void IndexingEngine::CountOutbox() {
+  ReadCommand all;
+  all.table_id = ViewOutboxTable().id;
+  all.now_seconds = clock_.NowSeconds();
+  int64_t count = 0;
+  for (const storage::ReadPartition& partition : inner_->Read(all).partitions) {
+    count += static_cast<int64_t>(partition.rows.size());
+  }
+  outbox_size_ = count;
+}
+
+void IndexingEngine::AwaitOutboxRoom() {
+  const int64_t limit = max_pending_view_updates_.load();
+  if (outbox_size_.load() < limit) return;
+  std::unique_lock lock(outbox_mutex_);
+  const bool room = outbox_drained_.wait_for(lock, std::chrono::seconds(2),
+                                             [&] { return outbox_size_.load() < limit; });
+  if (!room) throw ViewUpdatesBacklogged(outbox_size_.load());
+}
+
+std::vector<types::Uuid> IndexingEngine::ViewUpdateTargets() const {
+  ReadCommand targets;
+  targets.table_id = ViewOutboxTable().id;
+  targets.per_partition_limit = 1;
+  targets.now_seconds = clock_.NowSeconds();
+  std::vector<types::Uuid> out;
+  for (const storage::ReadPartition& partition : inner_->Read(targets).partitions) {
+    if (!partition.rows.empty()) out.push_back(types::Uuid::FromBytes(partition.key.key));
+  }
+  return out;
+}
+
+std::vector<PendingViewUpdate> IndexingEngine::PendingViewUpdates(const types::Uuid& target,
+                                                                  size_t limit) const {
+  ReadCommand read;
+  read.table_id = ViewOutboxTable().id;
+  read.partitions = {ViewOutboxPartition(target)};
+  read.row_limit = static_cast<int32_t>(std::min<size_t>(limit, 1 << 20));
+  read.now_seconds = clock_.NowSeconds();
+  std::vector<PendingViewUpdate> out;
+  for (const storage::ReadPartition& partition : inner_->Read(read).partitions) {
+    for (const storage::ReadRow& row : partition.rows) {
+      PendingViewUpdate& update = out.emplace_back();
+      update.sequence = types::DecodeBigint(row.clustering.at(0));
+      for (const auto& cell : row.cells) {
+        if (cell.column == "mutation") update.mutation = cell.value;
+      }
+    }
+  }
+  return out;
+}
+
+void IndexingEngine::ViewUpdatesDelivered(const types::Uuid& target,
+                                          const std::vector<int64_t>& sequences) {
+  if (sequences.empty()) return;
+  Mutation done;
+  done.table_id = ViewOutboxTable().id;
+  done.partition = ViewOutboxPartition(target);
+  const int64_t timestamp = clock_.NextTimestampMicros();
+  const int32_t now = clock_.NowSeconds();
+  for (int64_t sequence : sequences) {
+    storage::RowWrite& row = done.rows.emplace_back();
+    row.clustering = {types::EncodeBigint(sequence)};
+    row.deletion = {timestamp, now};
+  }
+  inner_->Apply(done);
+  outbox_size_ -= static_cast<int64_t>(sequences.size());
+  std::lock_guard lock(outbox_mutex_);
+  outbox_drained_.notify_all();
 }
 
 }  // namespace sibyl::index

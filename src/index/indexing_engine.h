@@ -1,8 +1,8 @@
 #pragma once
 // An Engine that keeps the tables' secondary indexes (TableLayout::indexes)
-// exact: it wraps the node's storage engine, and every write to a table with
-// indexes, whatever path it comes by (a client's statement, a replica
-// write, a hint, a batch log replay, read repair), goes through here.
+// and materialized views (TableLayout::views, view_rows.h) exact: it wraps the node's storage
+// engine, and every write to a table with indexes, whatever path it comes by (a client's statement,
+// a replica write, a hint, a batch log replay, read repair), goes through here.
 //
 //   auto engine = IndexingEngine::Wrap(storage::Engine::Open(options, clock), clock);
 //
@@ -12,23 +12,30 @@
 //  2. reads what the replica holds of the rows it changes (ReadUnfiltered:
 //     the rows it names, or the whole partition for a partition or range
 //     deletion), and merges the write into it with the storage's own
-//     reconciliation, giving each index's entries before and after;
-//  3. commits the base write and every entry change in ONE atomic engine
-//     write (ApplyAll: one RocksDB WriteBatch), then unlocks.
+//     reconciliation, giving each index's entries and each view's rows
+//     before and after;
+//  3. commits the base write and every entry and view row change in ONE
+//     atomic engine write (ApplyAll: one RocksDB WriteBatch), then unlocks.
+//     A view update bound for another node (view_update_router.h) goes into
+//     that batch as an outbox record (view_outbox.h) instead.
 // So the index never differs from its base, a crash included, and a write
 // whose timestamps lose (older, tie) changes no entry. Entry writes carry
 // the node's increasing timestamps (index_entries.h).
 //
-// Writes to tables without indexes go straight to the wrapped engine: an
+// Writes to tables without indexes or views go straight to the wrapped engine: an
 // atomic load decides (beside counting the write in and out, which lets a
 // schema change wait for the writes made before it: SyncTables).
 //
-// Reads with ReadCommand::index are answered by index_reader.h. An index
-// created on a table that already holds data is built in the background
-// (IndexBuilder below): token order, a partition at a time under its lock,
-// with its progress in the engine (resumed after a restart); until it is
-// done such reads throw IndexNotAvailable. Indexes on empty tables are built
-// at once.
+// Reads with ReadCommand::index are answered by index_reader.h. An index or
+// view created on a table that already holds data is built in the
+// background (BuildLoop): token order, a partition at a time under its
+// lock, with its progress in the engine (resumed after a restart); until it
+// is done index reads throw IndexNotAvailable, and view reads show what is
+// built. Those of empty tables are built at once.
+//
+// Back-pressure: while more than max_pending_view_updates wait in the
+// outbox, writes to tables with views wait for it to drain (up to a few
+// seconds), then fail with ViewUpdatesBacklogged.
 //
 // Thread-safety: as storage::Engine, every method from any thread.
 
@@ -38,25 +45,38 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "common/clock.h"
+#include "index/view_outbox.h"
+#include "index/view_update_router.h"
 #include "storage/engine.h"
 #include "storage/partition_locks.h"
 #include "storage/storage_error.h"
 
 namespace sibyl::index {
 
-// An index's build state, for system."IndexInfo" and `sibyl admin`.
+// An index's or a view's build state, for system."IndexInfo",
+// system.built_views and `sibyl admin`.
 struct IndexBuildStatus {
   std::string keyspace;
-  std::string table;
-  std::string index;
+  std::string table;  // the base table
+  std::string index;  // the index's or the view's name
   bool built = false;
   int64_t last_token = 0;  // progress while building: the last partition's token
   int64_t partitions_built = 0;
   std::string failure;  // why the build stopped, if it failed
+};
+
+// Writes to a table with views are refused while the outbox is this full.
+class ViewUpdatesBacklogged : public std::runtime_error {
+ public:
+  explicit ViewUpdatesBacklogged(int64_t pending)
+      : std::runtime_error("Too many view updates (" + std::to_string(pending) +
+                           ") are waiting for their view replicas; writes to tables with "
+                           "materialized views wait until they are delivered") {}
 };
 
 class IndexingEngine final : public storage::Engine {
@@ -76,22 +96,44 @@ class IndexingEngine final : public storage::Engine {
 
   // Every index's build state.
   [[nodiscard]] std::vector<IndexBuildStatus> BuildStatuses() const;
+  // Every view's build state.
+  [[nodiscard]] std::vector<IndexBuildStatus> ViewBuildStatuses() const;
+
+  // The view outbox (view_outbox.h). Without a router every view update is
+  // applied here. Set once, before writes to tables with views.
+  void SetViewUpdateRouter(std::shared_ptr<const ViewUpdateRouter> router);
+  // The targets with view updates waiting.
+  [[nodiscard]] std::vector<types::Uuid> ViewUpdateTargets() const;
+  // Up to `limit` of `target`'s waiting updates, oldest first.
+  [[nodiscard]] std::vector<PendingViewUpdate> PendingViewUpdates(const types::Uuid& target,
+                                                                  size_t limit) const;
+  // Deletes updates `target` acknowledged.
+  void ViewUpdatesDelivered(const types::Uuid& target, const std::vector<int64_t>& sequences);
+  [[nodiscard]] int64_t pending_view_updates() const { return outbox_size_.load(); }
+  void set_max_pending_view_updates(int64_t limit) { max_pending_view_updates_ = limit; }
   // Blocks until no index is being built (tests).
   void AwaitBuilds() const;
 
  private:
   struct Index;
+  struct View;
   struct IndexedTable;
   struct Catalog;
+  struct Derived;
   std::shared_ptr<const Catalog> catalog() const;
   void ApplyIndexed(const std::vector<const storage::Mutation*>& mutations, const Catalog& catalog);
-  void ForgetDroppedIndexes(const Catalog& previous, const Catalog& next);
-  void LoadBuildStates(const Catalog& catalog,
-                       const std::vector<std::pair<types::Uuid, size_t>>& indexes);
+  void ForgetDropped(const Catalog& previous, const Catalog& next);
+  void LoadBuildStates(const std::vector<Derived>& fresh);
   void BuildLoop();
-  // Indexes one page of partitions; false when the build is complete.
-  bool BuildStep(const Index& index, const IndexedTable& table);
-  void StoreBuildState(const Index& index, std::vector<storage::Mutation>& writes) const;
+  // Builds one page of partitions; false when the build is complete.
+  bool BuildStep(const Derived& derived);
+  // Adds what `table`'s views derive from `before` becoming `after` (one
+  // base partition) to `writes`: view rows, or outbox records.
+  void DeriveViewWrites(const IndexedTable& table, const storage::Mutation& before,
+                        const storage::Mutation& after, const View* only, int32_t now,
+                        std::vector<storage::Mutation>& writes);
+  void AwaitOutboxRoom();
+  void CountOutbox();
 
   std::unique_ptr<storage::Engine> inner_;
   Clock& clock_;
@@ -111,6 +153,12 @@ class IndexingEngine final : public storage::Engine {
   // catalog is left), while new writes count in the other slot.
   std::atomic<uint64_t> write_epoch_{0};
   std::atomic<int64_t> writes_in_flight_[2] = {0, 0};
+  std::shared_ptr<const ViewUpdateRouter> router_;  // set before writes; never changes after
+  std::atomic<int64_t> outbox_size_{0};
+  bool outbox_counted_ = false;  // SyncTables calls are serialized by the schema listener
+  std::atomic<int64_t> max_pending_view_updates_{10000};
+  mutable std::mutex outbox_mutex_;
+  std::condition_variable outbox_drained_;
   std::thread builder_;
 };
 

@@ -1,0 +1,95 @@
+#include "index/view_checker.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace sibyl::index {
+namespace {
+
+constexpr int32_t kPartitionsPerPage = 64;
+constexpr int32_t kRowsPerPage = 1024;
+
+void SortCells(ViewRow& row) {
+  std::sort(row.cells.begin(), row.cells.end(), [](const ViewCell& a, const ViewCell& b) {
+    return std::tie(a.column, a.path) < std::tie(b.column, b.path);
+  });
+}
+
+ViewRows ExpectedRows(const storage::Engine& engine, const storage::TableLayout& base,
+                      const storage::ViewLayout& view, int32_t now) {
+  ViewRows expected;
+  storage::ReadCommand scan;
+  scan.table_id = base.id;
+  scan.partition_limit = kPartitionsPerPage;
+  scan.now_seconds = now;
+  for (;;) {
+    const storage::ReadResult page = engine.Read(scan);
+    for (const storage::ReadPartition& partition : page.partitions) {
+      storage::ReadCommand whole;
+      whole.table_id = base.id;
+      whole.partitions = {partition.key};
+      whole.now_seconds = now;
+      for (const storage::Mutation& held : engine.ReadUnfiltered(whole)) {
+        CollectViewRows(base, view, held, now, expected);
+      }
+    }
+    if (!page.next) break;
+    scan.resume_after = page.next;
+  }
+  for (auto& [key, row] : expected) SortCells(row);
+  return expected;
+}
+
+Liveness LivenessOfStored(int32_t ttl, int32_t local_expiration_time) {
+  return ttl == 0 ? Liveness{} : Liveness{ttl, local_expiration_time};
+}
+
+}  // namespace
+
+ViewRows StoredViewRows(const storage::Engine& engine, const storage::ViewLayout& view,
+                        int32_t now_seconds) {
+  ViewRows actual;
+  storage::ReadCommand scan;
+  scan.table_id = view.id;
+  scan.row_limit = kRowsPerPage;
+  scan.now_seconds = now_seconds;
+  for (;;) {
+    const storage::ReadResult page = engine.Read(scan);
+    for (const storage::ReadPartition& partition : page.partitions) {
+      for (const storage::ReadRow& stored : partition.rows) {
+        ViewRow row;
+        row.marker = LivenessOfStored(stored.marker.ttl, stored.marker.local_expiration_time);
+        for (const auto& cell : stored.cells) {
+          row.cells.push_back(ViewCell{cell.column, cell.path, cell.value,
+                                       LivenessOfStored(cell.ttl, cell.local_expiration_time)});
+        }
+        SortCells(row);
+        actual[ViewRowKey(partition.key.key, stored.clustering)] = std::move(row);
+      }
+    }
+    if (!page.next) return actual;
+    scan.resume_after = page.next;
+  }
+}
+
+ViewDifferences CheckView(const storage::Engine& engine, const storage::TableLayout& base,
+                          const storage::ViewLayout& view, int32_t now_seconds) {
+  const ViewRows expected = ExpectedRows(engine, base, view, now_seconds);
+  const ViewRows actual = StoredViewRows(engine, view, now_seconds);
+  ViewDifferences differences;
+  differences.rows_expected = static_cast<int64_t>(expected.size());
+  for (const auto& [key, row] : expected) {
+    auto found = actual.find(key);
+    if (found == actual.end()) {
+      differences.missing.push_back(key);
+    } else if (!(found->second == row)) {
+      differences.different.push_back(key);
+    }
+  }
+  for (const auto& [key, row] : actual) {
+    if (!expected.contains(key)) differences.unexpected.push_back(key);
+  }
+  return differences;
+}
+
+}  // namespace sibyl::index
