@@ -176,6 +176,9 @@ class ViewMaintenanceTest : public ::testing::TestWithParam<bool> {
                              << ", has " << d.unexpected.size() << " unexpected and "
                              << d.different.size() << " different rows (of " << d.rows_expected
                              << ")";
+      ASSERT_EQ(Visible(StoredViewRows(*engine_, view, now)),
+                ExpectedFromBaseRead(*engine_, base_, view, now))
+          << context << ": view " << view.name << " differs from what a read of the base shows";
     }
   }
 
