@@ -28,6 +28,15 @@ class Clock {
   // Seconds since the epoch: the `now` that decides what has expired.
   int32_t NowSeconds() { return static_cast<int32_t>(NowMicros() / 1000000); }
   // The wall time in microseconds since the epoch, not necessarily unique.
+  // Makes every later NextTimestampMicros() exceed `timestamp`: data found
+  // written "in the future" (a clock that went back, another node's clock)
+  // is then superseded by what this node writes next.
+  void Observe(int64_t timestamp) {
+    int64_t last = last_timestamp_.load(std::memory_order_relaxed);
+    while (last < timestamp &&
+           !last_timestamp_.compare_exchange_weak(last, timestamp, std::memory_order_relaxed)) {
+    }
+  }
   virtual int64_t NowMicros() = 0;
 
  private:

@@ -7,6 +7,7 @@
 #include "dht/token.h"
 #include "index/index_entries.h"
 #include "index/index_reader.h"
+#include "index/view_checker.h"
 #include "index/view_rows.h"
 #include "storage/clustering_order.h"
 #include "storage/mutation_merge.h"
@@ -90,6 +91,22 @@ bool MayChangeViews(const Mutation& mutation) {
   if (!mutation.partition_deletion.is_live() || !mutation.range_tombstones.empty()) return true;
   return std::any_of(mutation.rows.begin(), mutation.rows.end(),
                      [](const storage::RowWrite& row) { return !row.is_static; });
+}
+
+// The newest write or deletion timestamp in `m`.
+int64_t NewestTimestamp(const Mutation& m) {
+  int64_t newest = m.partition_deletion.marked_for_delete_at;
+  for (const auto& rt : m.range_tombstones) {
+    newest = std::max(newest, rt.deletion.marked_for_delete_at);
+  }
+  for (const storage::RowWrite& row : m.rows) {
+    newest = std::max({newest, row.marker.timestamp, row.deletion.marked_for_delete_at});
+    for (const auto& deletion : row.collection_deletions) {
+      newest = std::max(newest, deletion.deletion.marked_for_delete_at);
+    }
+    for (const auto& cell : row.cells) newest = std::max(newest, cell.cell.timestamp);
+  }
+  return newest;
 }
 
 // The read of what the replica holds of the rows `mutation` changes (of the
@@ -648,6 +665,71 @@ bool IndexingEngine::BuildStep(const Derived& derived) {
   StoreBuildState(derived.id(), state, clock_.NextTimestampMicros(), writes);
   inner_->Apply(writes.front());
   return false;
+}
+
+ViewCheck IndexingEngine::CheckView(const std::string& keyspace, const std::string& view_name,
+                                    bool repair) {
+  const auto current = catalog();
+  const IndexedTable* table = nullptr;
+  const View* view = nullptr;
+  for (const auto& [id, candidate] : current->tables) {
+    for (const View& v : candidate.views) {
+      if (candidate.base.keyspace == keyspace && v.layout.name == view_name) {
+        table = &candidate;
+        view = &v;
+      }
+    }
+  }
+  ViewCheck check;
+  if (view == nullptr) return check;
+  check.found = true;
+  ViewRowFilter covered;
+  if (router_ != nullptr) {
+    covered = [&](const storage::PartitionKey& base_partition, const ViewRowKey& key) {
+      storage::PartitionKey view_partition{dht::Murmur3Token(key.first), key.first};
+      return router_->Route(keyspace, base_partition, view_partition).local;
+    };
+  }
+  const ViewDifferences differences =
+      index::CheckView(*inner_, table->base, view->layout, clock_.NowSeconds(), covered);
+  check.rows_expected = differences.rows_expected;
+  check.missing = static_cast<int64_t>(differences.missing.size());
+  check.unexpected = static_cast<int64_t>(differences.unexpected.size());
+  check.different = static_cast<int64_t>(differences.different.size());
+  if (!repair) return check;
+  for (const auto* keys : {&differences.missing, &differences.unexpected, &differences.different}) {
+    for (const ViewRowKey& key : *keys) {
+      const storage::PartitionKey base_partition = BasePartitionOf(table->base, view->layout, key);
+      const auto locks = locks_.LockAll({{&table->base.id, &base_partition}});
+      const int32_t now = clock_.NowSeconds();
+      ReadCommand whole;
+      whole.table_id = table->base.id;
+      whole.partitions = {base_partition};
+      whole.now_seconds = now;
+      ViewRows rows;
+      for (const Mutation& held : inner_->ReadUnfiltered(whole)) {
+        CollectViewRows(table->base, view->layout, held, now, rows);
+      }
+      auto desired = rows.find(key);
+      // The damaged row may carry timestamps ahead of this node's clock:
+      // the rewrite must supersede them, and so must every later write.
+      ReadCommand stored;
+      stored.table_id = view->layout.id;
+      stored.partitions = {storage::PartitionKey{dht::Murmur3Token(key.first), key.first}};
+      stored.slices = {storage::ClusteringSlice::Point(key.second)};
+      stored.now_seconds = now;
+      for (const Mutation& held : inner_->ReadUnfiltered(stored)) {
+        clock_.Observe(NewestTimestamp(held));
+      }
+      std::vector<Mutation> writes;
+      const int64_t deletion = clock_.NextTimestampMicros();
+      ReplaceViewRow(view->layout, key, desired == rows.end() ? nullptr : &desired->second,
+                     deletion, clock_.NextTimestampMicros(), now, writes);
+      ApplyEach(*inner_, writes);
+      ++check.repaired;
+    }
+  }
+  return check;
 }
 
 void IndexingEngine::SetViewUpdateRouter(std::shared_ptr<const ViewUpdateRouter> router) {

@@ -71,6 +71,16 @@ struct IndexBuildStatus {
 };
 
 // Writes to a table with views are refused while the outbox is this full.
+// What checking a view against its base found (`sibyl admin verify-view`).
+struct ViewCheck {
+  bool found = false;  // the view exists on this node
+  int64_t rows_expected = 0;
+  int64_t missing = 0;     // rows the base gives that the view lacks
+  int64_t unexpected = 0;  // rows the view has that the base does not give
+  int64_t different = 0;   // rows with other cells, values or expiries
+  int64_t repaired = 0;    // rows rewritten (with repair)
+};
+
 class ViewUpdatesBacklogged : public std::runtime_error {
  public:
   explicit ViewUpdatesBacklogged(int64_t pending)
@@ -96,6 +106,13 @@ class IndexingEngine final : public storage::Engine {
 
   // Every index's build state.
   [[nodiscard]] std::vector<IndexBuildStatus> BuildStatuses() const;
+  // Recomputes view `keyspace.view` from its base and compares (on a ring,
+  // the rows this node derives for itself: view_checker.h); with `repair`,
+  // rewrites each differing row from its base row, under the base
+  // partition's lock. Reads without locks first, so a row a concurrent
+  // write changes can count as different (its repair is still exact).
+  [[nodiscard]] ViewCheck CheckView(const std::string& keyspace, const std::string& view,
+                                    bool repair);
   // Every view's build state.
   [[nodiscard]] std::vector<IndexBuildStatus> ViewBuildStatuses() const;
 

@@ -6,6 +6,7 @@
 // checking live data checks again what it finds.
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "index/view_rows.h"
@@ -21,10 +22,17 @@ struct ViewDifferences {
   bool empty() const { return missing.empty() && unexpected.empty() && different.empty(); }
 };
 
+// Which view rows a check covers: on a ring, only those this node derives
+// for itself (its base replica is paired with its view replica).
+using ViewRowFilter =
+    std::function<bool(const storage::PartitionKey& base_partition, const ViewRowKey& key)>;
+
 // `engine` answers reads of both the base table and the view's table.
+// Without `covered`, every row.
 [[nodiscard]] ViewDifferences CheckView(const storage::Engine& engine,
                                         const storage::TableLayout& base,
-                                        const storage::ViewLayout& view, int32_t now_seconds);
+                                        const storage::ViewLayout& view, int32_t now_seconds,
+                                        const ViewRowFilter& covered = nullptr);
 
 // The view rows `engine` holds for `view`, as CollectViewRows would derive
 // them (cells in column and path order).

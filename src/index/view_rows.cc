@@ -154,46 +154,91 @@ void CollectViewRows(const storage::TableLayout& base, const ViewLayout& view,
   for (const RowWrite& row : partition.rows) deriver.Row(row, out);
 }
 
+namespace {
+
+// Appends to `mutation` (of `key`'s view partition) the replacement of the
+// row at `key` by `row` (nullptr: its deletion).
+void AppendReplacement(const ViewRowKey& key, const ViewRow* row, int64_t deletion_timestamp,
+                       int64_t contents_timestamp, int32_t now_seconds, Mutation& mutation) {
+  RowWrite& write = mutation.rows.emplace_back();
+  write.clustering = key.second;
+  write.deletion = DeletionTime{deletion_timestamp, now_seconds};
+  if (row == nullptr) return;
+  const Liveness& marker = row->marker;
+  write.marker = storage::LivenessInfo{
+      contents_timestamp, marker.ttl,
+      marker.ttl == 0 ? storage::kNoDeletionTime : marker.local_expiration_time};
+  for (const ViewCell& cell : row->cells) {
+    write.cells.push_back(
+        storage::CellWrite{cell.column, cell.path, CellOf(cell, contents_timestamp)});
+  }
+}
+
+Mutation ViewMutation(const ViewLayout& view, const Bytes& routing_key) {
+  Mutation mutation;
+  mutation.table_id = view.id;
+  mutation.partition.key = routing_key;
+  mutation.partition.token = dht::Murmur3Token(routing_key);
+  return mutation;
+}
+
+}  // namespace
+
 void DiffViewRows(const ViewLayout& view, const ViewRows& before, const ViewRows& after,
                   int64_t deletion_timestamp, int64_t contents_timestamp, int32_t now_seconds,
                   std::vector<Mutation>& out) {
   std::map<Bytes, Mutation> by_partition;
-  auto row_of = [&](const ViewRowKey& key) -> RowWrite& {
-    auto [it, inserted] = by_partition.try_emplace(key.first);
-    Mutation& mutation = it->second;
-    if (inserted) {
-      mutation.table_id = view.id;
-      mutation.partition.key = key.first;
-      mutation.partition.token = dht::Murmur3Token(key.first);
+  const auto replace = [&](const ViewRowKey& key, const ViewRow* row) {
+    auto it = by_partition.find(key.first);
+    if (it == by_partition.end()) {
+      it = by_partition.emplace(key.first, ViewMutation(view, key.first)).first;
     }
-    RowWrite& row = mutation.rows.emplace_back();
-    row.clustering = key.second;
-    return row;
+    AppendReplacement(key, row, deletion_timestamp, contents_timestamp, now_seconds, it->second);
   };
-  // (key, new contents or nullptr for a row that is gone): each key once.
-  std::vector<std::pair<const ViewRowKey*, const ViewRow*>> changed;
   for (const auto& [key, old_row] : before) {
-    if (!after.contains(key)) changed.emplace_back(&key, nullptr);
+    if (!after.contains(key)) replace(key, nullptr);
   }
   for (const auto& [key, new_row] : after) {
     auto old_row = before.find(key);
-    if (old_row != before.end() && old_row->second == new_row) continue;
-    changed.emplace_back(&key, &new_row);
-  }
-  for (const auto& [key, new_row] : changed) {
-    RowWrite& row = row_of(*key);
-    row.deletion = DeletionTime{deletion_timestamp, now_seconds};
-    if (new_row == nullptr) continue;
-    const Liveness& marker = new_row->marker;
-    row.marker = storage::LivenessInfo{
-        contents_timestamp, marker.ttl,
-        marker.ttl == 0 ? storage::kNoDeletionTime : marker.local_expiration_time};
-    for (const ViewCell& cell : new_row->cells) {
-      row.cells.push_back(
-          storage::CellWrite{cell.column, cell.path, CellOf(cell, contents_timestamp)});
-    }
+    if (old_row == before.end() || !(old_row->second == new_row)) replace(key, &new_row);
   }
   for (auto& [routing_key, mutation] : by_partition) out.push_back(std::move(mutation));
+}
+
+void ReplaceViewRow(const ViewLayout& view, const ViewRowKey& key, const ViewRow* row,
+                    int64_t deletion_timestamp, int64_t contents_timestamp, int32_t now_seconds,
+                    std::vector<Mutation>& out) {
+  Mutation mutation = ViewMutation(view, key.first);
+  AppendReplacement(key, row, deletion_timestamp, contents_timestamp, now_seconds, mutation);
+  out.push_back(std::move(mutation));
+}
+
+storage::PartitionKey BasePartitionOf(const storage::TableLayout& base, const ViewLayout& view,
+                                      const ViewRowKey& key) {
+  std::vector<BytesView> view_partition_key;
+  if (view.partition_key.size() == 1) {
+    view_partition_key.push_back(key.first);
+  } else {
+    view_partition_key = dht::SplitCompositeRoutingKey(key.first, view.partition_key.size());
+  }
+  std::vector<BytesView> components(base.partition_key_types.size());
+  for (size_t i = 0; i < view.partition_key.size(); ++i) {
+    const Source& source = view.partition_key[i];
+    if (source.kind == Source::Kind::kPartitionKey && source.position < components.size()) {
+      components[source.position] = view_partition_key.at(i);
+    }
+  }
+  for (size_t i = 0; i < view.clustering.size() && i < key.second.size(); ++i) {
+    const Source& source = view.clustering[i];
+    if (source.kind == Source::Kind::kPartitionKey && source.position < components.size()) {
+      components[source.position] = key.second[i];
+    }
+  }
+  storage::PartitionKey partition;
+  partition.key =
+      components.size() == 1 ? Bytes(components.front()) : dht::CompositeRoutingKey(components);
+  partition.token = dht::Murmur3Token(partition.key);
+  return partition;
 }
 
 }  // namespace sibyl::index

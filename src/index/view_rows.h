@@ -71,4 +71,16 @@ void DiffViewRows(const storage::ViewLayout& view, const ViewRows& before, const
                   int64_t deletion_timestamp, int64_t contents_timestamp, int32_t now_seconds,
                   std::vector<storage::Mutation>& out);
 
+// The base partition a view row derives from (the view key holds every
+// base partition key column), with its Murmur3 token.
+[[nodiscard]] storage::PartitionKey BasePartitionOf(const storage::TableLayout& base,
+                                                    const storage::ViewLayout& view,
+                                                    const ViewRowKey& key);
+
+// The writes that make the view row at `key` exactly `row` (nullptr: no
+// row), whatever it holds now: as DiffViewRows for a row that changed.
+void ReplaceViewRow(const storage::ViewLayout& view, const ViewRowKey& key, const ViewRow* row,
+                    int64_t deletion_timestamp, int64_t contents_timestamp, int32_t now_seconds,
+                    std::vector<storage::Mutation>& out);
+
 }  // namespace sibyl::index
