@@ -681,6 +681,10 @@ ViewCheck IndexingEngine::CheckView(const std::string& keyspace, const std::stri
     }
   }
   ViewCheck check;
+  check.keyspace = keyspace;
+  check.view = view_name;
+  check.repair = repair;
+  check.checked_at_micros = clock_.NowMicros();
   if (view == nullptr) return check;
   check.found = true;
   ViewRowFilter covered;
@@ -696,7 +700,12 @@ ViewCheck IndexingEngine::CheckView(const std::string& keyspace, const std::stri
   check.missing = static_cast<int64_t>(differences.missing.size());
   check.unexpected = static_cast<int64_t>(differences.unexpected.size());
   check.different = static_cast<int64_t>(differences.different.size());
-  if (!repair) return check;
+  const auto remember = [&] {
+    std::lock_guard lock(checks_mutex_);
+    last_checks_[{keyspace, view_name}] = check;
+    return check;
+  };
+  if (!repair) return remember();
   for (const auto* keys : {&differences.missing, &differences.unexpected, &differences.different}) {
     for (const ViewRowKey& key : *keys) {
       const storage::PartitionKey base_partition = BasePartitionOf(table->base, view->layout, key);
@@ -729,7 +738,14 @@ ViewCheck IndexingEngine::CheckView(const std::string& keyspace, const std::stri
       ++check.repaired;
     }
   }
-  return check;
+  return remember();
+}
+
+std::vector<ViewCheck> IndexingEngine::LastViewChecks() const {
+  std::lock_guard lock(checks_mutex_);
+  std::vector<ViewCheck> out;
+  for (const auto& [key, check] : last_checks_) out.push_back(check);
+  return out;
 }
 
 void IndexingEngine::SetViewUpdateRouter(std::shared_ptr<const ViewUpdateRouter> router) {

@@ -73,7 +73,11 @@ struct IndexBuildStatus {
 // Writes to a table with views are refused while the outbox is this full.
 // What checking a view against its base found (`sibyl admin verify-view`).
 struct ViewCheck {
+  std::string keyspace;
+  std::string view;
   bool found = false;  // the view exists on this node
+  bool repair = false;           // asked to repair
+  int64_t checked_at_micros = 0;  // when the check ran
   int64_t rows_expected = 0;
   int64_t missing = 0;     // rows the base gives that the view lacks
   int64_t unexpected = 0;  // rows the view has that the base does not give
@@ -113,6 +117,8 @@ class IndexingEngine final : public storage::Engine {
   // write changes can count as different (its repair is still exact).
   [[nodiscard]] ViewCheck CheckView(const std::string& keyspace, const std::string& view,
                                     bool repair);
+  // The last check of each view since the node started.
+  [[nodiscard]] std::vector<ViewCheck> LastViewChecks() const;
   // Every view's build state.
   [[nodiscard]] std::vector<IndexBuildStatus> ViewBuildStatuses() const;
 
@@ -175,6 +181,8 @@ class IndexingEngine final : public storage::Engine {
   bool outbox_counted_ = false;  // SyncTables calls are serialized by the schema listener
   std::atomic<int64_t> max_pending_view_updates_{10000};
   mutable std::mutex outbox_mutex_;
+  mutable std::mutex checks_mutex_;
+  std::map<std::pair<std::string, std::string>, ViewCheck> last_checks_;  // GUARDED_BY(checks_mutex_)
   std::condition_variable outbox_drained_;
   std::thread builder_;
 };

@@ -360,6 +360,16 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
     return result;
   }
   if (const auto* modification = std::get_if<ModificationPlan>(&statement.plan)) {
+    const ModificationStatement& write = *modification->statement;
+    if (write.table()->is_virtual && !write.has_conditions()) {
+      SystemClock clock;
+      virtual_rows_.Modify(
+          schema, *write.table(),
+          write.BuildVirtualMutations(
+              values, params,
+              coordinator_ != nullptr ? coordinator_->clock() : static_cast<Clock&>(clock)));
+      return VoidResult{};
+    }
     return ExecuteModification(*modification, values, params, schema, RequireCoordinator());
   }
   if (const auto* batch = std::get_if<std::shared_ptr<const BatchPlan>>(&statement.plan)) {

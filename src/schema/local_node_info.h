@@ -63,6 +63,20 @@ struct ViewBuildInfo {
   std::string failure;                // why the build stopped; empty if it did not fail
 };
 
+// A check of a materialized view against its base on this node
+// (system_views.view_checks, `sibyl admin verify-view`).
+struct ViewCheckInfo {
+  std::string keyspace;
+  std::string view;
+  bool repair = false;
+  int64_t checked_at_millis = 0;
+  int64_t rows_expected = 0;
+  int64_t missing = 0;
+  int64_t unexpected = 0;
+  int64_t different = 0;
+  int64_t repaired = 0;
+};
+
 struct LocalNodeInfo {
   std::string cluster_name = "Test Cluster";
   std::string listen_address = "127.0.0.1";
@@ -92,6 +106,13 @@ struct LocalNodeInfo {
   // any thread. Null: no index is kept (tests without an engine).
   std::function<std::vector<IndexBuildInfo>()> index_builds;
   std::function<std::vector<ViewBuildInfo>()> view_builds;
+  // Checks (and with `repair`, repairs) view `keyspace.view` now; nullopt
+  // when this node has no such view.
+  std::function<std::optional<ViewCheckInfo>(const std::string& keyspace, const std::string& view,
+                                             bool repair)>
+      check_view;
+  // The last check of each view.
+  std::function<std::vector<ViewCheckInfo>()> view_checks;
 
   // The other members of the cluster now, never this node.
   std::vector<PeerInfo> Peers() const { return current_peers ? current_peers() : peers; }

@@ -1,6 +1,7 @@
 #include "schema/virtual_table.h"
 
 #include "common/check.h"
+#include "common/error.h"
 
 namespace sibyl::schema {
 
@@ -24,6 +25,11 @@ std::vector<Row> VirtualTable::Rows(const TableMetadata& table,
   Produce(table, context, rows);
   SortRows(table, rows);
   return rows;
+}
+
+void VirtualTable::Apply(const TableMetadata& table, const storage::Mutation&,
+                         const VirtualTableContext&) const {
+  ThrowInvalid("Modification is not supported by table " + table.QualifiedName());
 }
 
 }  // namespace sibyl::schema

@@ -14,6 +14,7 @@
 #include "schema/row_order.h"
 #include "schema/schema.h"
 #include "schema/table_metadata.h"
+#include "storage/mutation.h"
 
 namespace sibyl::schema {
 
@@ -54,6 +55,13 @@ class VirtualTable {
   // All rows of `table` (this table's definition in context.schema), in
   // Cassandra's order (row_order.h).
   std::vector<Row> Rows(const TableMetadata& table, const VirtualTableContext& context) const;
+
+  // An INSERT, UPDATE or DELETE of the table (Cassandra's mutable virtual
+  // tables), as the statement layer builds it: one partition's cells,
+  // without timestamps or TTLs that mean anything. Most tables are
+  // read-only: InvalidRequest "Modification is not supported by table ks.t".
+  virtual void Apply(const TableMetadata& table, const storage::Mutation& mutation,
+                     const VirtualTableContext& context) const;
 
  protected:
   // Appends the table's rows, in any order.

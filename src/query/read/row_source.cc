@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/error.h"
 #include "dht/token.h"
 
 namespace sibyl::query {
@@ -103,6 +104,16 @@ RowPage VirtualRowSource::Read(const ReadRequest& request) const {
     for (auto& row : rows) row.resize(row.size() + request.cell_metadata->size());
   }
   return PageInMemory(request, std::move(rows));
+}
+
+void VirtualRowSource::Modify(const schema::Schema& schema, const schema::TableMetadata& table,
+                              const std::vector<storage::Mutation>& mutations) const {
+  const schema::VirtualTable* producer = tables_.Find(table.keyspace, table.name);
+  if (producer == nullptr) {
+    ThrowInvalid("Modification is not supported by table " + table.QualifiedName());
+  }
+  const schema::VirtualTableContext context{schema, node_};
+  for (const storage::Mutation& mutation : mutations) producer->Apply(table, mutation, context);
 }
 
 }  // namespace sibyl::query

@@ -91,6 +91,10 @@ class VirtualRowSource final : public RowSource {
       : tables_(tables), node_(node) {}
 
   [[nodiscard]] RowPage Read(const ReadRequest& request) const override;
+  // Applies a statement's mutations to a mutable virtual table
+  // (schema::VirtualTable::Apply).
+  void Modify(const schema::Schema& schema, const schema::TableMetadata& table,
+              const std::vector<storage::Mutation>& mutations) const;
 
  private:
   const schema::VirtualTables& tables_;

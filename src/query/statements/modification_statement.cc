@@ -302,10 +302,23 @@ std::vector<storage::Mutation> ModificationStatement::BuildMutations(
     const BoundWrite& write, const protocol::QueryParameters& params, Clock& clock,
     const cluster::Coordinator* reader) const {
   SIBYL_CHECK(!has_conditions_, "a conditional statement must run through ExecuteConditional");
+  RefuseVirtualTable();
   std::vector<storage::Mutation> mutations =
       Build(write, params, params.consistency, clock, reader);
   CheckIndexedValueSizes(*table_, mutations);
   return mutations;
+}
+
+std::vector<storage::Mutation> ModificationStatement::BuildVirtualMutations(
+    const BoundValues& values, const protocol::QueryParameters& params, Clock& clock) const {
+  SIBYL_CHECK(table_->is_virtual, "BuildVirtualMutations of a stored table");
+  return Build(Bind(values), params, std::nullopt, clock, nullptr);
+}
+
+void ModificationStatement::RefuseVirtualTable() const {
+  if (table_->is_virtual) {
+    ThrowInvalid("Modification is not supported by table " + table_->QualifiedName());
+  }
 }
 
 std::vector<storage::Mutation> ModificationStatement::BuildTransactionMutations(
@@ -314,6 +327,7 @@ std::vector<storage::Mutation> ModificationStatement::BuildTransactionMutations(
   protocol::QueryParameters params;
   params.default_timestamp = timestamp;
   params.now_in_seconds = now_seconds;
+  RefuseVirtualTable();
   // Under the LWT lock the current row is read locally, at no consistency level.
   std::vector<storage::Mutation> mutations = Build(write, params, std::nullopt, clock, reader);
   CheckIndexedValueSizes(*table_, mutations);
@@ -333,9 +347,6 @@ std::vector<storage::Mutation> ModificationStatement::Build(
     std::optional<uint16_t> read_consistency, Clock& clock,
     const cluster::Coordinator* reader) const {
   const TableMetadata& table = *table_;
-  if (table.is_virtual) {
-    ThrowInvalid("Modification is not supported by table " + table.QualifiedName());
-  }
   // 4.1's readRequiredLists reads at the write's consistency level. It runs
   // once the ranges (or rows) written are known not to be empty, whatever
   // the partitions, and before the timestamp and TTL are bound.

@@ -139,6 +139,10 @@ class ModificationStatement {
                                               cluster::Coordinator& coordinator) const;
 
   // The mutations of a statement of a lightweight transaction, built as
+  // The mutations of an unconditional statement on a mutable virtual table
+  // (schema::VirtualTable::Apply): no list reads, no size checks.
+  [[nodiscard]] std::vector<storage::Mutation> BuildVirtualMutations(
+      const BoundValues& values, const protocol::QueryParameters& params, Clock& clock) const;
   // BuildMutations does but for conditional statements too, with `timestamp`
   // as the default write timestamp and `now_seconds` as now. For the LWT
   // path (cas_request.cc), which calls it under the partition's LWT lock.
@@ -174,7 +178,10 @@ class ModificationStatement {
   void CheckConditionalRules(const ConditionedColumns& conditioned,
                              bool operations_apply_to_regular) const;
   void CheckAttributes() const;
-  // BuildMutations without the check that the statement is unconditional.
+  // InvalidRequest "Modification is not supported by table ks.t" for a virtual table.
+  void RefuseVirtualTable() const;
+  // BuildMutations without the check that the statement is unconditional,
+  // nor the refusal of virtual tables.
   // `read_consistency`: the level list operations read at (nullopt: none,
   // in a lightweight transaction).
   std::vector<storage::Mutation> Build(const BoundWrite& write,
