@@ -81,6 +81,14 @@ def test_a_view_reads_like_a_table(session):
     session.execute(prepared, [1, 2])
 
 
+def test_truncating_a_base_truncates_its_views(session):
+    session.execute(GUIDES_VIEW)
+    session.execute("INSERT INTO user_accounts (username, email) VALUES ('u', 'e')")
+    session.execute("TRUNCATE user_accounts")
+    assert list(session.execute("SELECT * FROM user_accounts")) == []
+    assert list(session.execute("SELECT * FROM users_by_email")) == []
+
+
 def test_system_schema_and_describe(session):
     session.execute("CREATE MATERIALIZED VIEW by_c AS SELECT * FROM user_accounts WHERE "
                     "username IS NOT NULL AND country IS NOT NULL "
