@@ -6,6 +6,8 @@ two configuration keys."""
 from __future__ import annotations
 
 import itertools
+import tempfile
+from pathlib import Path
 from typing import Iterator
 
 import pytest
@@ -13,7 +15,7 @@ from cassandra import AlreadyExists, InvalidRequest
 from cassandra.cluster import Session
 
 from driver_session import connected
-from sibyl_process import running_server
+from sibyl_process import SibylServer, running_server
 
 USAGE_WARNING = ("Materialized views are experimental and are not recommended for production "
                  "use.")
@@ -246,3 +248,24 @@ def test_disabled_and_strict_nodes(tmp_path):
         prepare_keyspace(s, "views_strict")
         assert ("Unknown column 'username' referenced in PRIMARY KEY for materialized view "
                 "'users_by_email'" in error_of(s, GUIDES_VIEW))
+
+
+def test_a_view_survives_a_restart():
+    with tempfile.TemporaryDirectory(prefix="sibyl-view-restart-") as tmp:
+        server = SibylServer(Path(tmp)).start()
+        try:
+            with connected(server) as s:
+                prepare_keyspace(s, "views_kept")
+                s.execute(GUIDES_VIEW + " WITH comment = 'kept'")
+            server.stop_cleanly()
+            server = SibylServer(Path(tmp)).start()
+            with connected(server) as s:
+                row = s.execute("SELECT base_table_name, where_clause, comment FROM "
+                                "system_schema.views WHERE keyspace_name = 'views_kept'").one()
+                assert (row.base_table_name, row.where_clause, row.comment) == (
+                    "user_accounts", "username IS NOT NULL AND email IS NOT NULL", "kept")
+                assert "users_by_email" in s.cluster.metadata.keyspaces["views_kept"].views
+                assert list(s.execute("SELECT * FROM views_kept.users_by_email")) == []
+            server.stop_cleanly()
+        finally:
+            server.kill()
