@@ -11,6 +11,7 @@
 #include "query/statements/write_attributes.h"
 #include "query/terms/bind_variables.h"
 #include "schema/storage_layout.h"
+#include "schema/view_lookup.h"
 #include "schema/virtual_keyspaces.h"
 #include "types/value_codec.h"
 
@@ -292,15 +293,23 @@ Result QueryProcessor::RunBatch(const BatchPlan& batch, const BoundValues& value
 Result QueryProcessor::RunTruncate(const TruncatePlan& truncate, const schema::Schema& schema) {
   const schema::KeyspaceMetadata* keyspace = schema.FindKeyspace(truncate.keyspace);
   if (keyspace == nullptr) ThrowInvalid("keyspace " + truncate.keyspace + " does not exist");
-  auto it = keyspace->tables.find(truncate.table);
-  if (it == keyspace->tables.end()) ThrowInvalid("table " + truncate.table + " does not exist");
-  const schema::TableMetadata& table = *it->second;
+  const schema::TablePtr found = schema::FindTableOrView(*keyspace, truncate.table);
+  if (found == nullptr) ThrowInvalid("table " + truncate.table + " does not exist");
+  const schema::TableMetadata& table = *found;
+  if (table.is_view()) {
+    ThrowInvalid("Cannot TRUNCATE materialized view directly; must truncate base table instead");
+  }
   if (table.is_virtual) ThrowInvalid("Cannot truncate virtual tables");
   if (!schema::IsStoredTable(table)) {
     ThrowInvalid("Truncating " + table.QualifiedName() +
                  " is not supported by Sibyl: the tables of system keyspaces are read-only");
   }
   RequireCoordinator().Truncate(table.id);
+  // A base table's views are truncated with it (4.1's
+  // ColumnFamilyStore.truncateBlocking truncates them after the base).
+  for (const schema::TablePtr& view : schema::ViewsOfTable(*keyspace, table.id)) {
+    RequireCoordinator().Truncate(view->id);
+  }
   return VoidResult{};
 }
 

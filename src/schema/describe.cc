@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "schema/describe_cql.h"
+#include "schema/view_lookup.h"
 #include "types/cql_identifier.h"
 #include "types/value_codec.h"
 
@@ -147,15 +148,27 @@ void AddIndexRow(std::vector<Row>& rows, const TableMetadata& table, const Index
   AddElementRow(rows, table.keyspace, "index", index.name, IndexCql(table, index));
 }
 
-// The table, then its indexes (DescribeStatement.table). Materialized views
-// would follow in DESCRIBE KEYSPACE; the schema has none yet.
+void AddViewRow(std::vector<Row>& rows, const TableMetadata& view, bool with_internals) {
+  CqlTextOptions options;
+  options.with_internals = with_internals;
+  AddElementRow(rows, view.keyspace, "materialized_view", view.name, ViewCql(view, options));
+}
+
+// The table, then its indexes (DescribeStatement.table), then, when
+// `with_views` (DescribeStatement.getTableElements, for DESCRIBE KEYSPACE
+// and SCHEMA; 4.1's DESCRIBE TABLE leaves them out), its materialized views
+// by name.
 void AddTableRows(std::vector<Row>& rows, const KeyspaceEntry& keyspace, const TableMetadata& table,
-                  bool with_internals) {
+                  bool with_internals, bool with_views) {
   CqlTextOptions options;
   options.with_internals = with_internals;
   AddElementRow(rows, table.keyspace, "table", table.name,
                 TableCql(table, keyspace.is_virtual, options));
   for (const IndexMetadata* index : SortedIndexes(table)) AddIndexRow(rows, table, *index);
+  if (!with_views) return;
+  std::vector<TablePtr> views = ViewsOfTable(*keyspace.metadata, table.id);
+  SortByName(views, [](const TablePtr& v) -> std::string_view { return v->name; });
+  for (const TablePtr& view : views) AddViewRow(rows, *view, with_internals);
 }
 
 // DescribeStatement.getKeyspaceElements: the keyspace, its types, functions
@@ -170,7 +183,7 @@ void AddKeyspaceRows(std::vector<Row>& rows, const KeyspaceEntry& keyspace, bool
     AddElementRow(rows, metadata.name, "type", type->udt_name(), UserTypeCql(*type));
   }
   for (const TableMetadata* table : SortedTables(metadata)) {
-    AddTableRows(rows, keyspace, *table, with_internals);
+    AddTableRows(rows, keyspace, *table, with_internals, /*with_views=*/true);
   }
 }
 
@@ -252,11 +265,15 @@ DescribeResult DescribeGeneric(const Keyspaces& keyspaces, const DescribeRequest
   }
   const KeyspaceEntry& keyspace = FindKeyspace(keyspaces, keyspace_name);
   if (const TableMetadata* table = FindTable(*keyspace.metadata, request.name)) {
-    AddTableRows(result.rows, keyspace, *table, request.with_internals);
+    AddTableRows(result.rows, keyspace, *table, request.with_internals, /*with_views=*/false);
     return result;
   }
   if (auto [table, index] = FindIndex(*keyspace.metadata, request.name); index != nullptr) {
     AddIndexRow(result.rows, *table, *index);
+    return result;
+  }
+  if (auto it = keyspace.metadata->views.find(request.name); it != keyspace.metadata->views.end()) {
+    AddViewRow(result.rows, *it->second, request.with_internals);
     return result;
   }
   ThrowInvalid("'" + request.name + "' not found in keyspace '" + std::string(keyspace_name) + "'");
@@ -362,7 +379,7 @@ DescribeResult Describe(const DescribeRequest& request, const DescribeContext& c
                      keyspace.metadata->name + "'");
       }
       DescribeResult result{ElementColumns(), {}};
-      AddTableRows(result.rows, keyspace, *table, request.with_internals);
+      AddTableRows(result.rows, keyspace, *table, request.with_internals, /*with_views=*/false);
       return result;
     }
 
@@ -391,7 +408,13 @@ DescribeResult Describe(const DescribeRequest& request, const DescribeContext& c
 
     case DescribeKind::kMaterializedView: {
       const KeyspaceEntry& keyspace = ElementKeyspace(keyspaces, request, context);
-      ThrowNotFound("Materialized view", request.name, keyspace.metadata->name);
+      auto it = keyspace.metadata->views.find(request.name);
+      if (it == keyspace.metadata->views.end()) {
+        ThrowNotFound("Materialized view", request.name, keyspace.metadata->name);
+      }
+      DescribeResult result{ElementColumns(), {}};
+      AddViewRow(result.rows, *it->second, request.with_internals);
+      return result;
     }
     case DescribeKind::kFunction: {
       const KeyspaceEntry& keyspace = ElementKeyspace(keyspaces, request, context);

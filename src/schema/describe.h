@@ -19,7 +19,9 @@
 //
 // Order: keyspaces and elements by name, case-insensitively; a keyspace's
 // elements as keyspace, types (dependencies first), functions, aggregates,
-// then each table followed by its indexes. DESCRIBE SCHEMA leaves out the
+// then each table followed by its indexes and its materialized views (as
+// 4.1's getTableElements; DESCRIBE TABLE shows the table and its indexes
+// only, as 4.1's DescribeStatement.table does). DESCRIBE SCHEMA leaves out the
 // system keyspaces (system, system_schema, system_auth, system_distributed,
 // system_traces, system_views, system_virtual_schema); FULL SCHEMA keeps them.
 //
@@ -38,9 +40,9 @@
 // schema changed since the first; EncodeDescribePagingPosition /
 // DecodeDescribePagingPosition carry that offset for the query layer.
 //
-// Not covered because the schema has no such elements yet: user functions,
-// aggregates and materialized views (listings are empty; lookups fail with the
-// not-found messages above), dropped columns (WITH INTERNALS shows none).
+// Not covered because the schema has no such elements yet: user functions
+// and aggregates (listings are empty; lookups fail with the not-found
+// messages above), dropped columns (WITH INTERNALS shows none).
 
 #include <cstdint>
 #include <memory>

@@ -144,7 +144,7 @@ void AppendPrimaryKey(CqlText& text, const std::vector<const ColumnMetadata*>& p
 
 // TableParams.appendCqlTo: every option, alphabetical apart from memtable,
 // which 4.1 writes after compression.
-void AppendTableParams(CqlText& text, const TableParams& params) {
+void AppendTableParams(CqlText& text, const TableParams& params, bool is_view) {
   std::map<std::string, std::string> extensions;
   for (const auto& [key, value] : params.extensions) extensions.emplace(key, "0x" + ToHex(value));
 
@@ -161,7 +161,10 @@ void AppendTableParams(CqlText& text, const TableParams& params) {
   text.Append("AND crc_check_chance = ")
       .Append(JavaDoubleToString(params.crc_check_chance))
       .NewLine();
-  text.Append("AND default_time_to_live = ").AppendNumber(params.default_time_to_live).NewLine();
+  // A view has no default_time_to_live of its own (4.1 leaves it out).
+  if (!is_view) {
+    text.Append("AND default_time_to_live = ").AppendNumber(params.default_time_to_live).NewLine();
+  }
   text.Append("AND extensions = ").AppendMap(extensions, /*quote_values=*/false).NewLine();
   text.Append("AND gc_grace_seconds = ").AppendNumber(params.gc_grace_seconds).NewLine();
   text.Append("AND max_index_interval = ").AppendNumber(params.max_index_interval).NewLine();
@@ -171,6 +174,31 @@ void AppendTableParams(CqlText& text, const TableParams& params) {
   text.Append("AND min_index_interval = ").AppendNumber(params.min_index_interval).NewLine();
   text.Append("AND read_repair = ").AppendQuoted(params.read_repair).NewLine();
   text.Append("AND speculative_retry = ").AppendQuoted(params.speculative_retry);
+}
+
+// TableMetadata.appendTableOptions: " WITH ", the id WITH INTERNALS, the
+// clustering order, then the options, and the closing ';'.
+void AppendTableOptions(CqlText& text, const TableMetadata& table, bool is_virtual,
+                        const CqlTextOptions& options) {
+  text.Append(" WITH ").Indent();
+  if (options.with_internals) {
+    text.Append("ID = ").Append(table.id.ToString()).NewLine().Append("AND ");
+  }
+  std::vector<const ColumnMetadata*> clustering = KeyColumns(table, ColumnKind::kClustering);
+  if (!clustering.empty()) {
+    text.Append("CLUSTERING ORDER BY (");
+    for (size_t i = 0; i < clustering.size(); ++i) {
+      if (i > 0) text.Append(", ");
+      text.AppendName(clustering[i]->name).Append(' ').Append(OrderKeyword(clustering[i]->order));
+    }
+    text.Append(')').NewLine().Append("AND ");
+  }
+  if (is_virtual) {
+    text.Append("comment = ").AppendQuoted(table.params.comment);
+  } else {
+    AppendTableParams(text, table.params, table.is_view());
+  }
+  text.Append(';').Dedent();
 }
 
 // Appends the names of the user types `type` uses, dependencies first, then
@@ -263,25 +291,39 @@ std::string TableCql(const TableMetadata& table, bool is_virtual, const CqlTextO
   if (!single_column_key) AppendPrimaryKey(text, partition_key, clustering);
   text.Dedent().Append(')');
 
-  text.Append(" WITH ").Indent();
-  if (options.with_internals) {
-    text.Append("ID = ").Append(table.id.ToString()).NewLine().Append("AND ");
-  }
-  if (!clustering.empty()) {
-    text.Append("CLUSTERING ORDER BY (");
-    for (size_t i = 0; i < clustering.size(); ++i) {
-      if (i > 0) text.Append(", ");
-      text.AppendName(clustering[i]->name).Append(' ').Append(OrderKeyword(clustering[i]->order));
-    }
-    text.Append(')').NewLine().Append("AND ");
-  }
-  if (is_virtual) {
-    text.Append("comment = ").AppendQuoted(table.params.comment);
-  } else {
-    AppendTableParams(text, table.params);
-  }
-  text.Append(';').Dedent();
+  AppendTableOptions(text, table, is_virtual, options);
   if (is_virtual) text.NewLine().Append("*/");
+  return text.Take();
+}
+
+std::string ViewCql(const TableMetadata& view, const CqlTextOptions& options) {
+  const ViewDefinition& definition = *view.view;
+  CqlText text;
+  text.Append("CREATE MATERIALIZED VIEW ");
+  if (options.if_not_exists) text.Append("IF NOT EXISTS ");
+  text.Append(view.QualifiedName()).Append(" AS").NewLine().Indent().Append("SELECT ");
+  if (definition.include_all_columns) {
+    text.Append('*');
+  } else {
+    for (size_t i = 0; i < view.columns.size(); ++i) {
+      if (i > 0) text.Append(", ");
+      text.AppendName(view.columns[i].name);
+    }
+  }
+  text.NewLine()
+      .Append("FROM ")
+      .AppendName(view.keyspace)
+      .Append('.')
+      .AppendName(definition.base_table)
+      .NewLine()
+      .Append("WHERE ")
+      .Append(definition.where_clause)
+      .NewLine();
+  AppendPrimaryKey(text, KeyColumns(view, ColumnKind::kPartitionKey),
+                   KeyColumns(view, ColumnKind::kClustering));
+  // The options start a line of their own, after the key's line: " WITH ...".
+  text.Dedent();
+  AppendTableOptions(text, view, /*is_virtual=*/false, options);
   return text.Take();
 }
 

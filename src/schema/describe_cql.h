@@ -48,6 +48,13 @@ struct CqlTextOptions {
 [[nodiscard]] std::string TableCql(const TableMetadata& table, bool is_virtual,
                                    const CqlTextOptions& options = {});
 
+// ViewMetadata.toCqlString: CREATE MATERIALIZED VIEW ks.v AS, then on
+// indented lines SELECT (* or the view's columns), FROM ks.base, WHERE (the
+// stored where_clause) and PRIMARY KEY, then " WITH " on a line of its own
+// and the options (default_time_to_live left out, as 4.1 does for views).
+// REQUIRES: view.is_view().
+[[nodiscard]] std::string ViewCql(const TableMetadata& view, const CqlTextOptions& options = {});
+
 // REQUIRES: user_type.kind() == types::Kind::kUdt, with its fields.
 [[nodiscard]] std::string UserTypeCql(const types::CqlType& user_type,
                                       const CqlTextOptions& options = {});

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "schema/view_lookup.h"
 #include "schema/virtual_keyspaces.h"
 
 namespace sibyl::schema {
@@ -80,6 +81,22 @@ void AppendTable(Bytes& out, const TableMetadata& table) {
     AppendNumber(out, static_cast<int64_t>(dropped.kind));
     AppendNumber(out, dropped.dropped_time_micros);
   }
+  // What makes a view a view: its base, selection and WHERE clause.
+  AppendNumber(out, table.view.has_value());
+  if (table.view) {
+    const ViewDefinition& view = *table.view;
+    AppendField(out, view.base_table);
+    out.append(view.base_table_id.View());
+    AppendNumber(out, view.include_all_columns);
+    AppendField(out, view.where_clause);
+    AppendBE32(out, static_cast<uint32_t>(view.restrictions.size()));
+    for (const ViewRestriction& restriction : view.restrictions) {
+      AppendField(out, restriction.column);
+      AppendNumber(out, static_cast<int64_t>(restriction.op));
+      AppendBE32(out, static_cast<uint32_t>(restriction.values.size()));
+      for (const Bytes& value : restriction.values) AppendField(out, value);
+    }
+  }
 }
 
 void AppendUserType(Bytes& out, const types::CqlType& type) {
@@ -98,6 +115,8 @@ types::Uuid ComputeVersion(const Schema::KeyspaceMap& keyspaces) {
     AppendMap(digest_input, keyspace->replication);
     AppendBE32(digest_input, static_cast<uint32_t>(keyspace->tables.size()));
     for (const auto& [table_name, table] : keyspace->tables) AppendTable(digest_input, *table);
+    AppendBE32(digest_input, static_cast<uint32_t>(keyspace->views.size()));
+    for (const auto& [view_name, view] : keyspace->views) AppendTable(digest_input, *view);
     AppendBE32(digest_input, static_cast<uint32_t>(keyspace->user_types.size()));
     for (const auto& [type_name, type] : keyspace->user_types) {
       AppendField(digest_input, type_name);
@@ -135,9 +154,7 @@ const KeyspaceMetadata* Schema::FindKeyspace(std::string_view name) const {
 
 TablePtr Schema::FindTable(std::string_view keyspace, std::string_view table) const {
   const KeyspaceMetadata* ks = FindKeyspace(keyspace);
-  if (ks == nullptr) return nullptr;
-  auto it = ks->tables.find(table);
-  return it == ks->tables.end() ? nullptr : it->second;
+  return ks == nullptr ? nullptr : FindTableOrView(*ks, table);
 }
 
 }  // namespace sibyl::schema

@@ -28,9 +28,12 @@ class Schema {
   // tables, as Cassandra's Schema.getKeyspaceMetadata does: a keyspace of
   // keyspaces() comes first.
   const KeyspaceMetadata* FindKeyspace(std::string_view name) const;
+  // A table or a materialized view (Cassandra's getTableOrViewNullable):
+  // views are read like tables. Callers that change a table's data or
+  // definition check TableMetadata::is_view().
   TablePtr FindTable(std::string_view keyspace, std::string_view table) const;
   // The schema version: a name-based (v3) UUID over a canonical digest of
-  // every keyspace, table, column, index and user type, so any change to the
+  // every keyspace, table, view, column, index and user type, so any change to the
   // schema's contents changes it and equal contents give equal versions.
   const types::Uuid& version() const { return version_; }
 
@@ -41,7 +44,8 @@ class Schema {
 using SchemaPtr = std::shared_ptr<const Schema>;
 
 // Whether two tables' definitions are equal in everything the schema
-// version covers (columns, parameters, indexes, dropped columns).
+// version covers (columns, parameters, indexes, dropped columns, and a
+// view's definition).
 [[nodiscard]] bool SameTableDefinition(const TableMetadata& a, const TableMetadata& b);
 // Whether two user types have the same fields, in order, of the same types.
 [[nodiscard]] bool SameUserType(const types::CqlType& a, const types::CqlType& b);

@@ -19,7 +19,12 @@ void Add(std::vector<SchemaChange>& out, Type type, Target target, const std::st
   out.push_back(std::move(change));
 }
 
+// Views are announced as tables (4.1's Target.TABLE), dropped before the
+// tables they depend on and created after them.
 void Dropped(std::vector<SchemaChange>& out, const KeyspaceMetadata& keyspace) {
+  for (const auto& [name, view] : keyspace.views) {
+    Add(out, Type::kDropped, Target::kTable, keyspace.name, name);
+  }
   for (const auto& [name, table] : keyspace.tables) {
     Add(out, Type::kDropped, Target::kTable, keyspace.name, name);
   }
@@ -37,11 +42,17 @@ void Created(std::vector<SchemaChange>& out, const KeyspaceMetadata& keyspace) {
   for (const auto& [name, table] : keyspace.tables) {
     Add(out, Type::kCreated, Target::kTable, keyspace.name, name);
   }
+  for (const auto& [name, view] : keyspace.views) {
+    Add(out, Type::kCreated, Target::kTable, keyspace.name, name);
+  }
 }
 
 void Altered(std::vector<SchemaChange>& out, const KeyspaceMetadata& before,
              const KeyspaceMetadata& after) {
   const std::string& ks = after.name;
+  for (const auto& [name, view] : before.views) {
+    if (!after.views.count(name)) Add(out, Type::kDropped, Target::kTable, ks, name);
+  }
   for (const auto& [name, table] : before.tables) {
     if (!after.tables.count(name)) Add(out, Type::kDropped, Target::kTable, ks, name);
   }
@@ -54,6 +65,9 @@ void Altered(std::vector<SchemaChange>& out, const KeyspaceMetadata& before,
   for (const auto& [name, table] : after.tables) {
     if (!before.tables.count(name)) Add(out, Type::kCreated, Target::kTable, ks, name);
   }
+  for (const auto& [name, view] : after.views) {
+    if (!before.views.count(name)) Add(out, Type::kCreated, Target::kTable, ks, name);
+  }
   if (before.replication != after.replication || before.durable_writes != after.durable_writes) {
     Add(out, Type::kUpdated, Target::kKeyspace, ks);
   }
@@ -63,10 +77,13 @@ void Altered(std::vector<SchemaChange>& out, const KeyspaceMetadata& before,
       Add(out, Type::kUpdated, Target::kType, ks, name);
     }
   }
-  for (const auto& [name, table] : after.tables) {
-    auto it = before.tables.find(name);
-    if (it != before.tables.end() && !SameTableDefinition(*it->second, *table)) {
-      Add(out, Type::kUpdated, Target::kTable, ks, name);
+  for (const auto* tables : {&after.tables, &after.views}) {
+    const auto& before_tables = tables == &after.tables ? before.tables : before.views;
+    for (const auto& [name, table] : *tables) {
+      auto it = before_tables.find(name);
+      if (it != before_tables.end() && !SameTableDefinition(*it->second, *table)) {
+        Add(out, Type::kUpdated, Target::kTable, ks, name);
+      }
     }
   }
 }

@@ -113,6 +113,23 @@ void PutTable(Bytes& out, const TableMetadata& table) {
   }
 }
 
+// A materialized view: its table, then its ViewDefinition.
+void PutView(Bytes& out, const TableMetadata& view) {
+  PutTable(out, view);
+  const ViewDefinition& definition = *view.view;
+  PutString(out, definition.base_table);
+  out.append(definition.base_table_id.View());
+  AppendU8(out, definition.include_all_columns ? 1 : 0);
+  PutString(out, definition.where_clause);
+  AppendBE32(out, static_cast<uint32_t>(definition.restrictions.size()));
+  for (const ViewRestriction& restriction : definition.restrictions) {
+    PutString(out, restriction.column);
+    AppendU8(out, static_cast<uint8_t>(restriction.op));
+    AppendBE32(out, static_cast<uint32_t>(restriction.values.size()));
+    for (const Bytes& value : restriction.values) PutString(out, value);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Reading.
 
@@ -238,6 +255,29 @@ TablePtr ReadTable(Reader& in, const std::string& keyspace, const UserTypeMap& u
   return table;
 }
 
+TablePtr ReadView(Reader& in, const std::string& keyspace, const UserTypeMap& user_types) {
+  auto view = std::make_shared<TableMetadata>(*ReadTable(in, keyspace, user_types));
+  ViewDefinition& definition = view->view.emplace();
+  definition.base_table = in.String();
+  definition.base_table_id = types::Uuid::FromBytes(in.Take(16));
+  definition.include_all_columns = in.U8() != 0;
+  definition.where_clause = in.String();
+  const uint32_t restrictions = in.U32();
+  for (uint32_t i = 0; i < restrictions; ++i) {
+    ViewRestriction restriction;
+    restriction.column = in.String();
+    const uint8_t op = in.U8();
+    if (op > static_cast<uint8_t>(ViewRestriction::Op::kGte)) {
+      throw std::runtime_error("schema snapshot has an unknown view restriction");
+    }
+    restriction.op = static_cast<ViewRestriction::Op>(op);
+    const uint32_t values = in.U32();
+    for (uint32_t v = 0; v < values; ++v) restriction.values.push_back(in.String());
+    definition.restrictions.push_back(std::move(restriction));
+  }
+  return view;
+}
+
 }  // namespace
 
 Bytes EncodeSchemaSnapshot(const Schema& schema, uint64_t epoch) {
@@ -266,6 +306,8 @@ Bytes EncodeSchemaSnapshot(const Schema& schema, uint64_t epoch) {
     }
     AppendBE32(body, static_cast<uint32_t>(keyspace->tables.size()));
     for (const auto& [name, table] : keyspace->tables) PutTable(body, *table);
+    AppendBE32(body, static_cast<uint32_t>(keyspace->views.size()));
+    for (const auto& [name, view] : keyspace->views) PutView(body, *view);
   }
 
   Bytes out(kMagic);
@@ -332,6 +374,11 @@ DecodedSchemaSnapshot DecodeSchemaSnapshot(BytesView data, const Schema::Keyspac
     for (uint32_t t = 0; t < tables; ++t) {
       TablePtr table = ReadTable(in, keyspace->name, keyspace->user_types);
       keyspace->tables.emplace(table->name, std::move(table));
+    }
+    const uint32_t views = in.U32();
+    for (uint32_t v = 0; v < views; ++v) {
+      TablePtr view = ReadView(in, keyspace->name, keyspace->user_types);
+      keyspace->views.emplace(view->name, std::move(view));
     }
     decoded.keyspaces[keyspace->name] = std::move(keyspace);
   }

@@ -4,8 +4,9 @@
 // column, index and user type — so the system keyspaces describe
 // themselves and user tables appear as soon as they are in the schema.
 //
-// Produced: keyspaces, tables, columns, indexes, types and dropped_columns
-// (dropped_columns_table.h). triggers, views, functions and aggregates have
+// Produced: keyspaces, tables (tables only), views (materialized views),
+// columns (of tables and views), indexes, types and dropped_columns
+// (dropped_columns_table.h). triggers, functions and aggregates have
 // nothing to list yet (Sibyl has no such objects) and read as empty tables.
 
 #include <memory>

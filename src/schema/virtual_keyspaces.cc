@@ -90,6 +90,18 @@ KeyspacePtr MakeViewsKeyspace() {
           .Column("failure", "text")
           .Build();
   keyspace->tables.emplace(index_builds->name, index_builds);
+  // Sibyl's own: each materialized view's build on this node (view_build_tables.h).
+  TablePtr view_builds =
+      VirtualTableBuilder(kViewsKeyspace, "view_builds", "materialized view builds on this node")
+          .PartitionKey("keyspace_name", "text")
+          .Clustering("view_name", "text")
+          .Column("base_table_name", "text")
+          .Column("status", "text")
+          .Column("partitions_built", "bigint")
+          .Column("last_token", "bigint")
+          .Column("failure", "text")
+          .Build();
+  keyspace->tables.emplace(view_builds->name, view_builds);
   return keyspace;
 }
 

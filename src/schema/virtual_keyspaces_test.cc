@@ -99,17 +99,18 @@ TEST_F(VirtualKeyspacesTest, KeyspacesListsTheVirtualKeyspacesByName) {
 
 TEST_F(VirtualKeyspacesTest, TablesListsEveryVirtualTableWithItsComment) {
   EXPECT_EQ(Column("system_virtual_schema", "tables", "table_name"),
-            (std::vector<std::string>{"gossip_info", "index_builds", "settings", "columns",
-                                      "keyspaces", "tables"}));
+            (std::vector<std::string>{"gossip_info", "index_builds", "settings", "view_builds",
+                                      "columns", "keyspaces", "tables"}));
   EXPECT_EQ(Column("system_virtual_schema", "tables", "keyspace_name"),
             (std::vector<std::string>{"system_views", "system_views", "system_views",
-                                      "system_virtual_schema", "system_virtual_schema",
-                                      "system_virtual_schema"}));
-  EXPECT_EQ(Column("system_virtual_schema", "tables", "comment"),
-            (std::vector<std::string>{"lists the gossip information for the cluster",
-                                      "secondary index builds on this node", "current settings",
-                                      "virtual column definitions", "virtual keyspace definitions",
-                                      "virtual table definitions"}));
+                                      "system_views", "system_virtual_schema",
+                                      "system_virtual_schema", "system_virtual_schema"}));
+  EXPECT_EQ(
+      Column("system_virtual_schema", "tables", "comment"),
+      (std::vector<std::string>{
+          "lists the gossip information for the cluster", "secondary index builds on this node",
+          "current settings", "materialized view builds on this node", "virtual column definitions",
+          "virtual keyspace definitions", "virtual table definitions"}));
 }
 
 TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
@@ -153,6 +154,13 @@ TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
                            "system_views.index_builds.table_name clustering 0 asc text",
                            "system_views.settings.name partition_key 0 none text",
                            "system_views.settings.value regular -1 none text",
+                           "system_views.view_builds.base_table_name regular -1 none text",
+                           "system_views.view_builds.failure regular -1 none text",
+                           "system_views.view_builds.keyspace_name partition_key 0 none text",
+                           "system_views.view_builds.last_token regular -1 none bigint",
+                           "system_views.view_builds.partitions_built regular -1 none bigint",
+                           "system_views.view_builds.status regular -1 none text",
+                           "system_views.view_builds.view_name clustering 0 asc text",
                            "system_virtual_schema.columns.clustering_order regular -1 none text",
                            "system_virtual_schema.columns.column_name clustering 1 asc text",
                            "system_virtual_schema.columns.column_name_bytes regular -1 none blob",

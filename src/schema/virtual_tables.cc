@@ -6,6 +6,7 @@
 #include "schema/node_tables.h"
 #include "schema/schema_tables.h"
 #include "schema/settings_table.h"
+#include "schema/view_build_tables.h"
 #include "schema/virtual_schema_tables.h"
 
 namespace sibyl::schema {
@@ -21,6 +22,9 @@ VirtualTables VirtualTables::SystemTables() {
   registry.Add(MakeGossipInfoTable());
   registry.Add(MakeIndexInfoTable());
   registry.Add(MakeIndexBuildsTable());
+  registry.Add(MakeBuiltViewsTable());
+  registry.Add(MakeViewBuildsInProgressTable());
+  registry.Add(MakeViewBuildsTable());
   return registry;
 }
 

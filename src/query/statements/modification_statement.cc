@@ -121,6 +121,9 @@ std::shared_ptr<const ModificationStatement> ModificationStatement::Prepare(
 
   s.CheckConditionalRules(conditioned, operations_apply_to_regular);
   s.CheckAttributes();
+  // ModificationStatement.validate, after everything prepare checks; a
+  // BATCH prepares (and so refuses) each of its statements the same way.
+  if (table.is_view()) ThrowInvalid("Cannot directly modify a materialized view");
   s.bind_specs_ = binds.Take();
   return statement;
 }

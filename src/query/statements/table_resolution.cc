@@ -1,6 +1,7 @@
 #include "query/statements/table_resolution.h"
 
 #include "common/error.h"
+#include "schema/view_lookup.h"
 
 namespace sibyl::query {
 
@@ -16,9 +17,11 @@ schema::TablePtr ResolveTable(const cql::QualifiedName& name, const schema::Sche
   const std::string keyspace = ResolveKeyspace(name, session_keyspace);
   const schema::KeyspaceMetadata* ks = schema.FindKeyspace(keyspace);
   if (ks == nullptr) ThrowInvalid("keyspace " + keyspace + " does not exist");
-  auto it = ks->tables.find(name.name);
-  if (it == ks->tables.end()) ThrowInvalid("table " + name.name + " does not exist");
-  return it->second;
+  // A materialized view resolves as a table (Schema.validateTable finds
+  // both); writes refuse it themselves.
+  schema::TablePtr table = schema::FindTableOrView(*ks, name.name);
+  if (table == nullptr) ThrowInvalid("table " + name.name + " does not exist");
+  return table;
 }
 
 }  // namespace sibyl::query

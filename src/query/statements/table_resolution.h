@@ -22,7 +22,8 @@ inline constexpr std::string_view kNoKeyspaceMessage =
 [[nodiscard]] std::string ResolveKeyspace(const cql::QualifiedName& name,
                                           std::optional<std::string_view> session_keyspace);
 
-// The table `name` refers to in `schema`. Throws CqlError(kInvalid):
+// The table or materialized view `name` refers to in `schema` (callers that
+// write check TableMetadata::is_view()). Throws CqlError(kInvalid):
 // kNoKeyspaceMessage, "keyspace ks does not exist", "table t does not exist".
 [[nodiscard]] schema::TablePtr ResolveTable(const cql::QualifiedName& name,
                                             const schema::Schema& schema,

@@ -1,15 +1,20 @@
 // ALTER TABLE, as Cassandra 4.1's AlterTableStatement: ADD, DROP and RENAME
 // of columns (not of those an index depends on), WITH options; ALTER ...
-// TYPE and DROP COMPACT STORAGE are refused as 4.1 refuses them.
+// TYPE and DROP COMPACT STORAGE are refused as 4.1 refuses them. A base
+// table's materialized views follow it: an added regular column joins the
+// views that SELECT *, a renamed key column is renamed in them, and columns
+// of a table with views cannot be dropped.
 
 #include <memory>
 #include <set>
 
 #include "common/error.h"
 #include "query/statements/ddl/schema_alteration_util.h"
+#include "query/statements/ddl/view_where_clause.h"
 #include "schema/table_options.h"
 #include "schema/table_validation.h"
 #include "schema/user_types.h"
+#include "schema/view_lookup.h"
 #include "types/type_compatibility.h"
 
 namespace sibyl::query::ddl {
@@ -47,14 +52,17 @@ class AlterTable final : public SchemaAlteration {
     const std::string& table_name = statement_.table.name;
     auto ks = current.keyspaces().find(keyspace());
     schema::TablePtr table;
-    if (ks != current.keyspaces().end()) {
-      auto it = ks->second->tables.find(table_name);
-      if (it != ks->second->tables.end()) table = it->second;
-    }
+    if (ks != current.keyspaces().end()) table = schema::FindTableOrView(*ks->second, table_name);
     if (!table) {
       if (statement_.if_exists) return std::nullopt;
       ThrowInvalid("Table '" + keyspace() + "." + table_name + "' doesn't exist");
     }
+    if (table->is_view()) {
+      ThrowInvalid(
+          "Cannot use ALTER TABLE on a materialized view; use ALTER MATERIALIZED VIEW instead");
+    }
+    auto keyspace_copy = std::make_shared<schema::KeyspaceMetadata>(*ks->second);
+    const std::vector<schema::TablePtr> views = schema::ViewsOfTable(*ks->second, table->id);
     auto altered = std::make_shared<TableMetadata>(*table);
     switch (statement_.kind) {
       case Kind::kAlterColumnType:
@@ -64,18 +72,19 @@ class AlterTable final : public SchemaAlteration {
       case Kind::kAddColumns:
         AddColumns(*ks->second, *table, *altered);
         schema::ValidateTable(*altered);
+        AddColumnsToViews(*table, *altered, views, *keyspace_copy);
         break;
       case Kind::kDropColumns:
-        DropColumns(*table, *altered, context);
+        DropColumns(*table, *altered, !views.empty(), context);
         break;
       case Kind::kRenameColumns:
         RenameColumns(*table, *altered);
+        RenameColumnsInViews(*table, *altered, views, *keyspace_copy);
         break;
       case Kind::kWithOptions:
-        AlterOptions(*table, *altered);
+        AlterOptions(*table, *altered, !views.empty());
         break;
     }
-    auto keyspace_copy = std::make_shared<schema::KeyspaceMetadata>(*ks->second);
     keyspace_copy->tables[table_name] = std::move(altered);
     schema::Schema::KeyspaceMap next = current.keyspaces();
     next[keyspace()] = std::move(keyspace_copy);
@@ -134,7 +143,55 @@ class AlterTable final : public SchemaAlteration {
     }
   }
 
-  void DropColumns(const TableMetadata& table, TableMetadata& altered,
+  // 4.1's AddColumns: a new regular (not static) column joins every view
+  // of the table that includes all columns, as a regular column there.
+  static void AddColumnsToViews(const TableMetadata& table, const TableMetadata& altered,
+                                const std::vector<schema::TablePtr>& views,
+                                schema::KeyspaceMetadata& keyspace) {
+    for (const schema::TablePtr& view : views) {
+      if (!view->view->include_all_columns) continue;
+      auto view_copy = std::make_shared<TableMetadata>(*view);
+      for (const ColumnMetadata& column : altered.columns) {
+        if (column.kind != ColumnKind::kRegular || table.FindColumn(column.name) != nullptr ||
+            view_copy->FindColumn(column.name) != nullptr) {
+          continue;
+        }
+        view_copy->columns.push_back(ColumnMetadata{column.name, column.type, ColumnKind::kRegular,
+                                                    -1, schema::ClusteringOrder::kNone});
+      }
+      schema::SortColumns(*view_copy);
+      keyspace.views[view->name] = std::move(view_copy);
+    }
+  }
+
+  // 4.1's RenameColumns: a view including a renamed (primary key) column of
+  // its base has it renamed, in its columns and its WHERE clause.
+  void RenameColumnsInViews(const TableMetadata& table, const TableMetadata& altered,
+                            const std::vector<schema::TablePtr>& views,
+                            schema::KeyspaceMetadata& keyspace) const {
+    for (const schema::TablePtr& view : views) {
+      auto view_copy = std::make_shared<TableMetadata>(*view);
+      bool renamed = false;
+      for (const auto& [from, to] : statement_.renames) {
+        if (table.FindColumn(from) == nullptr) continue;  // IF EXISTS skipped it
+        if (int index = view_copy->ColumnIndex(from); index >= 0) {
+          view_copy->columns[static_cast<size_t>(index)].name = to;
+          renamed = true;
+        }
+        for (schema::ViewRestriction& restriction : view_copy->view->restrictions) {
+          if (restriction.column == from) {
+            restriction.column = to;
+            renamed = true;
+          }
+        }
+      }
+      if (!renamed) continue;
+      view_copy->view->where_clause = ViewWhereClauseText(altered, view_copy->view->restrictions);
+      keyspace.views[view->name] = std::move(view_copy);
+    }
+  }
+
+  void DropColumns(const TableMetadata& table, TableMetadata& altered, bool has_views,
                    const SchemaChangeContext& context) const {
     const int64_t timestamp = statement_.drop_timestamp.value_or(context.now_micros);
     std::set<std::string> seen;
@@ -153,6 +210,10 @@ class AlterTable final : public SchemaAlteration {
       if (std::vector<std::string> indexes = DependentIndexes(table, name); !indexes.empty()) {
         ThrowInvalid("Cannot drop column " + name +
                      " because it has dependent secondary indexes (" + JoinNames(indexes) + ")");
+      }
+      if (has_views) {
+        ThrowInvalid("Cannot drop column " + name + " on base table " + table.name +
+                     " with materialized views");
       }
       schema::DroppedColumn dropped{name, types::ExpandUserTypes(column->type), column->kind,
                                     timestamp};
@@ -181,12 +242,18 @@ class AlterTable final : public SchemaAlteration {
     }
   }
 
-  void AlterOptions(const TableMetadata& table, TableMetadata& altered) const {
+  void AlterOptions(const TableMetadata& table, TableMetadata& altered, bool has_views) const {
     schema::ValidateTableOptionNames(attributes_);
     if (attributes_.Has("id")) ThrowConfig("Cannot alter table id.");
     altered.params = schema::BuildTableParams(attributes_, table.params, false);
     if (table.flags.count("counter") > 0 && altered.params.default_time_to_live > 0) {
       ThrowInvalid("Cannot set default_time_to_live on a table with counters");
+    }
+    if (has_views && altered.params.gc_grace_seconds == 0) {
+      ThrowInvalid(
+          "Cannot alter gc_grace_seconds of the base table of a materialized view to 0, since "
+          "this value is used to TTL undelivered updates. Setting gc_grace_seconds too low might "
+          "cause undelivered updates to expire before being replayed.");
     }
   }
 

@@ -19,6 +19,7 @@
 #include "schema/index_target.h"
 #include "schema/schema_names.h"
 #include "schema/user_types.h"
+#include "schema/view_lookup.h"
 
 namespace sibyl::query::ddl {
 namespace {
@@ -204,11 +205,9 @@ class CreateIndex final : public SchemaAlteration {
     }
     const KeyspaceMetadata* ks = current.FindKeyspace(keyspace());
     if (ks == nullptr) ThrowInvalid("Keyspace '" + keyspace() + "' doesn't exist");
-    auto table_it = ks->tables.find(statement_.table.name);
-    if (table_it == ks->tables.end()) {
-      ThrowInvalid("Table '" + statement_.table.name + "' doesn't exist");
-    }
-    const TableMetadata& table = *table_it->second;
+    const schema::TablePtr found = schema::FindTableOrView(*ks, statement_.table.name);
+    if (found == nullptr) ThrowInvalid("Table '" + statement_.table.name + "' doesn't exist");
+    const TableMetadata& table = *found;
     if (statement_.index_name && HasIndex(*ks, *statement_.index_name)) {
       if (statement_.if_not_exists) return std::nullopt;
       ThrowInvalid("Index '" + *statement_.index_name + "' already exists");
@@ -216,6 +215,7 @@ class CreateIndex final : public SchemaAlteration {
     if (table.flags.count("counter") > 0) {
       ThrowInvalid("Secondary indexes on counter tables aren't supported");
     }
+    if (table.is_view()) ThrowInvalid("Secondary indexes on materialized views aren't supported");
     const std::vector<IndexTargetSpec> targets = PrepareTargets(table);
     for (const IndexTargetSpec& target : targets) ValidateTarget(table, target);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <random>
 
 #include "common/error.h"
 #include "query/statements/ddl/schema_alteration_util.h"
@@ -74,6 +75,11 @@ void EnsureTablePermission(std::string_view keyspace, std::string_view table,
                            Permission permission) {
   PreventSystemModification(keyspace, permission, /*keyspace_level=*/false,
                             "<table " + std::string(keyspace) + "." + std::string(table) + ">");
+}
+
+types::Uuid NewTableId(int64_t now_micros) {
+  static thread_local std::mt19937_64 random{std::random_device{}()};
+  return types::Uuid::TimeBased(now_micros * 10 + types::Uuid::kUnixEpochIn100ns, random());
 }
 
 void ThrowConfig(std::string message) {

@@ -3,6 +3,7 @@
 // resolution, WITH options, Cassandra's permission rules for system
 // keyspaces, and the per-statement factories.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include "query/statements/ddl/schema_alteration.h"
 #include "query/statements/table_resolution.h"
 #include "schema/property_definitions.h"
+#include "types/uuid.h"
 
 namespace sibyl::query::ddl {
 
@@ -28,6 +30,9 @@ void EnsureTablePermission(std::string_view keyspace, std::string_view table,
                            Permission permission);
 
 [[noreturn]] void ThrowConfig(std::string message);
+
+// TableId.generate(): a new table's (or view's) id, a time-based UUID.
+[[nodiscard]] types::Uuid NewTableId(int64_t now_micros);
 
 [[nodiscard]] protocol::SchemaChange MakeChange(protocol::SchemaChange::Type type,
                                                 protocol::SchemaChange::Target target,

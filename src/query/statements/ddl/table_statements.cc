@@ -3,7 +3,6 @@
 
 #include <map>
 #include <memory>
-#include <random>
 #include <set>
 
 #include "common/error.h"
@@ -11,6 +10,7 @@
 #include "schema/table_options.h"
 #include "schema/table_validation.h"
 #include "schema/user_types.h"
+#include "schema/view_lookup.h"
 
 namespace sibyl::query::ddl {
 namespace {
@@ -19,12 +19,6 @@ using protocol::SchemaChange;
 using schema::ColumnKind;
 using schema::ColumnMetadata;
 using types::TypePtr;
-
-// TableId.generate(): a time-based UUID.
-types::Uuid NewTableId(int64_t now_micros) {
-  static thread_local std::mt19937_64 random{std::random_device{}()};
-  return types::Uuid::TimeBased(now_micros * 10 + types::Uuid::kUnixEpochIn100ns, random());
-}
 
 // The columns' types, resolved in column-name order as Cassandra's TreeMap
 // does, and which columns are static.
@@ -183,7 +177,9 @@ class CreateTable final : public SchemaAlteration {
     if (ks == current.keyspaces().end()) {
       ThrowInvalid("Keyspace '" + keyspace() + "' doesn't exist");
     }
-    if (ks->second->tables.count(table_name) > 0) {
+    // A view's name is taken too: tables and views share a namespace
+    // (Sibyl refuses as for a table; 4.1 only looks among tables here).
+    if (ks->second->tables.count(table_name) > 0 || ks->second->views.count(table_name) > 0) {
       if (statement_.if_not_exists) return std::nullopt;
       throw CqlError(ErrorCode::kAlreadyExists,
                      "Cannot add already existing table \"" + table_name + "\" to keyspace \"" +
@@ -236,9 +232,22 @@ class DropTable final : public SchemaAlteration {
   std::optional<schema::Schema::KeyspaceMap> Apply(const schema::Schema& current,
                                                    const SchemaChangeContext&) const override {
     auto ks = current.keyspaces().find(keyspace());
-    if (ks == current.keyspaces().end() || ks->second->tables.count(table_) == 0) {
+    const schema::TablePtr table =
+        ks == current.keyspaces().end() ? nullptr : schema::FindTableOrView(*ks->second, table_);
+    if (table == nullptr) {
       if (if_exists_) return std::nullopt;
       ThrowInvalid("Table '" + keyspace() + "." + table_ + "' doesn't exist");
+    }
+    if (table->is_view()) {
+      ThrowInvalid(
+          "Cannot use DROP TABLE on a materialized view. Please use DROP MATERIALIZED VIEW "
+          "instead.");
+    }
+    if (!schema::ViewsOfTable(*ks->second, table->id).empty()) {
+      // 4.1 passes the keyspace and the views' names to one %s, so its
+      // message names the keyspace; kept as 4.1 prints it.
+      ThrowInvalid("Cannot drop a table when materialized views still depend on it (" + keyspace() +
+                   ")");
     }
     auto keyspace_copy = std::make_shared<schema::KeyspaceMetadata>(*ks->second);
     keyspace_copy->tables.erase(table_);

@@ -115,16 +115,19 @@ class AlterType final : public SchemaAlteration {
     for (auto& [other_name, other] : ks->user_types) {
       other = other_name == name ? updated : schema::ReplaceUserType(other, updated);
     }
-    for (auto& [table_name, table] : ks->tables) {
-      if (std::none_of(table->columns.begin(), table->columns.end(), [&](const auto& c) {
-            return schema::ReferencesUserType(*c.type, keyspace(), name);
-          })) {
-        continue;
+    // Tables and their views alike (4.1's withUpdatedUserType on both).
+    for (auto* tables : {&ks->tables, &ks->views}) {
+      for (auto& [table_name, table] : *tables) {
+        if (std::none_of(table->columns.begin(), table->columns.end(), [&](const auto& c) {
+              return schema::ReferencesUserType(*c.type, keyspace(), name);
+            })) {
+          continue;
+        }
+        auto copy = std::make_shared<schema::TableMetadata>(*table);
+        for (auto& column : copy->columns)
+          column.type = schema::ReplaceUserType(column.type, updated);
+        table = std::move(copy);
       }
-      auto copy = std::make_shared<schema::TableMetadata>(*table);
-      for (auto& column : copy->columns)
-        column.type = schema::ReplaceUserType(column.type, updated);
-      table = std::move(copy);
     }
     schema::Schema::KeyspaceMap next = current.keyspaces();
     next[keyspace()] = std::move(ks);
@@ -223,12 +226,16 @@ class DropType final : public SchemaAlteration {
       }
     }
     if (!types_using.empty()) ThrowInvalid(prefix + "user types " + types_using);
+    // Views count as tables (their columns are the base's, so a view never
+    // uses a type its base does not).
     std::string tables_using;
-    for (const auto& [table_name, table] : ks->tables) {
-      for (const auto& column : table->columns) {
-        if (schema::ReferencesUserType(*column.type, keyspace(), name_)) {
-          tables_using += (tables_using.empty() ? "" : ", ") + table_name;
-          break;
+    for (const auto* tables : {&ks->tables, &ks->views}) {
+      for (const auto& [table_name, table] : *tables) {
+        for (const auto& column : table->columns) {
+          if (schema::ReferencesUserType(*column.type, keyspace(), name_)) {
+            tables_using += (tables_using.empty() ? "" : ", ") + table_name;
+            break;
+          }
         }
       }
     }

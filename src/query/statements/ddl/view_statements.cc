@@ -1,15 +1,15 @@
 // CREATE / ALTER / DROP MATERIALIZED VIEW, as Cassandra 4.1's
 // CreateViewStatement, AlterViewStatement and DropViewStatement: every check
-// in 4.1's order and words, so that an invalid view gets Cassandra's error.
-//
-// Views are not maintained yet, so a CREATE that passes every check ends
-// with "Materialized views are not supported by Sibyl yet" (IF NOT EXISTS
-// included: no view can exist), and ALTER / DROP find no view.
+// in 4.1's order and words, so that an invalid view gets Cassandra's error,
+// and a valid one joins the keyspace's views (KeyspaceMetadata::views). The
+// indexing engine keeps its rows (docs/dev/views.md).
 //
 // Deviations (docs/configuration.md): views are enabled by default
 // (materialized_views_enabled: true), and a view PRIMARY KEY column that is
 // not SELECTed is added to the selection, as Cassandra 3.x and ScyllaDB do,
-// unless materialized_views_strict_primary_key_selection is true.
+// unless materialized_views_strict_primary_key_selection is true. WHERE
+// relations a ViewRestriction cannot hold (multi-column, CONTAINS, ...) are
+// refused (view_where_clause.h).
 
 #include <algorithm>
 #include <memory>
@@ -18,8 +18,11 @@
 #include "common/error.h"
 #include "cql/term_text.h"
 #include "query/statements/ddl/schema_alteration_util.h"
+#include "query/statements/ddl/view_where_clause.h"
 #include "schema/table_options.h"
+#include "schema/table_validation.h"
 #include "schema/user_types.h"
+#include "schema/view_lookup.h"
 
 namespace sibyl::query::ddl {
 namespace {
@@ -30,7 +33,9 @@ using schema::ColumnMetadata;
 using schema::KeyspaceMetadata;
 using schema::TableMetadata;
 
-constexpr std::string_view kNotSupported = "Materialized views are not supported by Sibyl yet";
+// View.USAGE_WARNING, sent with every CREATE MATERIALIZED VIEW that creates one.
+constexpr std::string_view kUsageWarning =
+    "Materialized views are experimental and are not recommended for production use.";
 
 std::string Join(const std::vector<std::string>& items, std::string_view separator) {
   std::string out;
@@ -124,6 +129,9 @@ class CreateView final : public SchemaAlteration {
     }
     const KeyspaceMetadata* ks = current.FindKeyspace(keyspace());
     if (ks == nullptr) ThrowInvalid("Keyspace '" + keyspace() + "' doesn't exist");
+    // 4.1 looks the base up among tables only, so a view named as the base
+    // is a missing table, and its "Materialized views cannot be created
+    // against other materialized views" is never reached.
     auto base_it = ks->tables.find(statement_.base_table.name);
     if (base_it == ks->tables.end()) {
       ThrowInvalid("Base table '" + statement_.base_table.name + "' doesn't exist");
@@ -133,11 +141,19 @@ class CreateView final : public SchemaAlteration {
       ThrowInvalid("Cannot create materialized view '" + view() +
                    "' - a table with the same name already exists");
     }
-    // No view exists yet, so neither AlreadyExists nor IF NOT EXISTS's no-op
-    // can happen, nor a view on a view ("Materialized views cannot be
-    // created against other materialized views").
+    if (ks->views.count(view()) > 0) {
+      if (statement_.if_not_exists) return std::nullopt;
+      // AlreadyExistsException(keyspace, view): the table wording, as 4.1.
+      throw CqlError(
+          ErrorCode::kAlreadyExists,
+          "Cannot add already existing table \"" + view() + "\" to keyspace \"" + keyspace() + "\"",
+          AlreadyExistsInfo{keyspace(), view()});
+    }
     if (base.flags.count("counter") > 0) {
       ThrowInvalid("Materialized views are not supported on counter tables");
+    }
+    if (base.is_view()) {
+      ThrowInvalid("Materialized views cannot be created against other materialized views");
     }
     if (base.params.gc_grace_seconds == 0) {
       ThrowInvalid("Cannot create materialized view '" + view() + "' for base table '" + base.name +
@@ -159,9 +175,21 @@ class CreateView final : public SchemaAlteration {
       }
     }
     CheckPrimaryKey(base, selected);
-    CheckWhereClause(base);
+    ViewWhereClause where = CheckWhereClause(base);
     CheckOptions();
-    ThrowInvalid(std::string(kNotSupported));
+
+    auto created = Build(base, selected, std::move(where), context);
+    schema::ValidateTable(*created);
+    auto keyspace_copy = std::make_shared<KeyspaceMetadata>(*ks);
+    keyspace_copy->views.emplace(view(), std::move(created));
+    schema::Schema::KeyspaceMap next = current.keyspaces();
+    next[keyspace()] = std::move(keyspace_copy);
+    // Once, though a commit that raced another may apply the statement again.
+    if (context.warnings != nullptr && std::find(context.warnings->begin(), context.warnings->end(),
+                                                 kUsageWarning) == context.warnings->end()) {
+      context.warnings->emplace_back(kUsageWarning);
+    }
+    return next;
   }
 
   SchemaChange Change(const schema::Schema&) const override {
@@ -268,7 +296,7 @@ class CreateView final : public SchemaAlteration {
 
   // The WHERE clause, as 4.1 reads it through StatementRestrictions (for a
   // view, with filtering allowed): which columns it restricts, and how.
-  void CheckWhereClause(const TableMetadata& base) const {
+  ViewWhereClause CheckWhereClause(const TableMetadata& base) const {
     using Lhs = cql::Relation::Lhs;
     for (const cql::Relation& relation : statement_.where) {
       if (relation.lhs == Lhs::kToken) {
@@ -309,6 +337,11 @@ class CreateView final : public SchemaAlteration {
       ThrowInvalid("Non-primary key columns can only be restricted with 'IS NOT NULL' (got: " +
                    Join(names, ",") + " restricted illegally)");
     }
+    // The relations' own errors (4.1's StatementRestrictions raises them
+    // while reading the clause, before the checks above; here they come
+    // after, so that a relation 4.1 refuses by those checks gets their
+    // message rather than Sibyl's "not supported").
+    return PrepareViewWhereClause(base, statement_.where);
   }
 
   // TableAttributes.validate, then the option a view may not have.
@@ -323,38 +356,153 @@ class CreateView final : public SchemaAlteration {
     }
   }
 
+  // The view's TableMetadata, as 4.1's builder makes it: the PRIMARY KEY's
+  // columns, then the other selected columns as regular ones, each with the
+  // base column's type. A clustering column's order is CLUSTERING ORDER BY's,
+  // else the base column's when it is a descending clustering column there
+  // (4.1 keeps its ReversedType), else ascending.
+  std::shared_ptr<TableMetadata> Build(const TableMetadata& base,
+                                       const std::set<std::string>& selected, ViewWhereClause where,
+                                       const SchemaChangeContext& context) const {
+    auto created = std::make_shared<TableMetadata>();
+    created->keyspace = keyspace();
+    created->name = view();
+    created->params = schema::BuildTableParams(attributes_, schema::TableParams{}, true);
+    const std::optional<types::Uuid> id = schema::TableIdOption(attributes_);
+    created->id = id ? *id : NewTableId(context.now_micros);
+    for (size_t i = 0; i < statement_.partition_key.size(); ++i) {
+      const ColumnMetadata& column = *base.FindColumn(statement_.partition_key[i]);
+      created->columns.push_back(ColumnMetadata{column.name, column.type, ColumnKind::kPartitionKey,
+                                                static_cast<int>(i),
+                                                schema::ClusteringOrder::kNone});
+    }
+    for (size_t i = 0; i < statement_.clustering_columns.size(); ++i) {
+      const ColumnMetadata& column = *base.FindColumn(statement_.clustering_columns[i]);
+      schema::ClusteringOrder order =
+          column.kind == ColumnKind::kClustering && column.order == schema::ClusteringOrder::kDesc
+              ? schema::ClusteringOrder::kDesc
+              : schema::ClusteringOrder::kAsc;
+      for (const cql::Ordering& o : statement_.clustering_order) {
+        if (o.column == column.name) {
+          order = o.descending ? schema::ClusteringOrder::kDesc : schema::ClusteringOrder::kAsc;
+        }
+      }
+      created->columns.push_back(ColumnMetadata{column.name, column.type, ColumnKind::kClustering,
+                                                static_cast<int>(i), order});
+    }
+    const std::vector<std::string> key = ViewPrimaryKey();
+    for (const ColumnMetadata& column : base.columns) {
+      if (selected.count(column.name) == 0) continue;
+      if (std::find(key.begin(), key.end(), column.name) != key.end()) continue;
+      created->columns.push_back(ColumnMetadata{column.name, column.type, ColumnKind::kRegular, -1,
+                                                schema::ClusteringOrder::kNone});
+    }
+    schema::SortColumns(*created);
+    schema::ViewDefinition& definition = created->view.emplace();
+    definition.base_table = base.name;
+    definition.base_table_id = base.id;
+    definition.include_all_columns = statement_.select_star;
+    definition.where_clause = std::move(where.text);
+    definition.restrictions = std::move(where.restrictions);
+    return created;
+  }
+
   cql::CreateViewStatement statement_;
   schema::PropertyDefinitions attributes_;
 };
 
-// ALTER and DROP MATERIALIZED VIEW: 4.1 looks the view up first, and no view
-// exists yet: IF EXISTS makes the statement a no-op, else the view is
-// missing (a table of that name included, as in 4.1).
-class ExistingView : public SchemaAlteration {
- public:
-  ExistingView(std::string keyspace, std::string view, bool if_exists, SchemaChange::Type type)
-      : SchemaAlteration(std::move(keyspace)),
-        view_(std::move(view)),
-        if_exists_(if_exists),
-        type_(type) {}
+// The view `name` of `keyspace` in `schema`, or null.
+schema::TablePtr FindView(const schema::Schema& schema, const std::string& keyspace,
+                          const std::string& name) {
+  const KeyspaceMetadata* ks = schema.FindKeyspace(keyspace);
+  if (ks == nullptr) return nullptr;
+  auto it = ks->views.find(name);
+  return it == ks->views.end() ? nullptr : it->second;
+}
 
-  // 4.1 checks ALTER on the view's base table when the view exists.
+// 4.1's authorize checks ALTER on the view's base table when the view
+// exists. Sibyl has no roles yet, so what that check can refuse is a system
+// keyspace's table, and no view exists in a system keyspace: nothing to do.
+class AlterView final : public SchemaAlteration {
+ public:
+  AlterView(const cql::AlterViewStatement& s, std::string keyspace)
+      : SchemaAlteration(std::move(keyspace)),
+        view_(s.view.name),
+        if_exists_(s.if_exists),
+        attributes_(ToProperties(s.options)) {}
+
   void Authorize() const override {}
 
-  std::optional<schema::Schema::KeyspaceMap> Apply(const schema::Schema&,
+  std::optional<schema::Schema::KeyspaceMap> Apply(const schema::Schema& current,
                                                    const SchemaChangeContext&) const override {
-    if (if_exists_) return std::nullopt;
-    ThrowInvalid("Materialized view '" + keyspace() + "." + view_ + "' doesn't exist");
+    const schema::TablePtr existing = FindView(current, keyspace(), view_);
+    if (existing == nullptr) {
+      if (if_exists_) return std::nullopt;
+      ThrowInvalid("Materialized view '" + keyspace() + "." + view_ + "' doesn't exist");
+    }
+    schema::ValidateTableOptionNames(attributes_);
+    if (attributes_.Has("id")) ThrowConfig("Cannot alter table id.");
+    auto altered = std::make_shared<TableMetadata>(*existing);
+    altered->params = schema::BuildTableParams(attributes_, existing->params, false);
+    if (altered->params.gc_grace_seconds == 0) {
+      ThrowInvalid(
+          "Cannot alter gc_grace_seconds of a materialized view to 0, since this value is used to "
+          "TTL undelivered updates. Setting gc_grace_seconds too low might cause undelivered "
+          "updates to expire before being replayed.");
+    }
+    if (altered->params.default_time_to_live > 0) {
+      ThrowInvalid(
+          "Forbidden default_time_to_live detected for a materialized view. Data in a "
+          "materialized view always expire at the same time than the corresponding data in the "
+          "parent table. default_time_to_live must be set to zero, see CASSANDRA-12868 for more "
+          "information");
+    }
+    auto keyspace_copy = std::make_shared<KeyspaceMetadata>(*current.FindKeyspace(keyspace()));
+    keyspace_copy->views[view_] = std::move(altered);
+    schema::Schema::KeyspaceMap next = current.keyspaces();
+    next[keyspace()] = std::move(keyspace_copy);
+    return next;
   }
 
   SchemaChange Change(const schema::Schema&) const override {
-    return MakeChange(type_, SchemaChange::Target::kTable, keyspace(), view_);
+    return MakeChange(SchemaChange::Type::kUpdated, SchemaChange::Target::kTable, keyspace(),
+                      view_);
   }
 
  private:
   std::string view_;
   bool if_exists_;
-  SchemaChange::Type type_;
+  schema::PropertyDefinitions attributes_;
+};
+
+class DropView final : public SchemaAlteration {
+ public:
+  DropView(const cql::DropViewStatement& s, std::string keyspace)
+      : SchemaAlteration(std::move(keyspace)), view_(s.view.name), if_exists_(s.if_exists) {}
+
+  void Authorize() const override {}
+
+  std::optional<schema::Schema::KeyspaceMap> Apply(const schema::Schema& current,
+                                                   const SchemaChangeContext&) const override {
+    if (FindView(current, keyspace(), view_) == nullptr) {
+      if (if_exists_) return std::nullopt;
+      ThrowInvalid("Materialized view '" + keyspace() + "." + view_ + "' doesn't exist");
+    }
+    auto keyspace_copy = std::make_shared<KeyspaceMetadata>(*current.FindKeyspace(keyspace()));
+    keyspace_copy->views.erase(view_);
+    schema::Schema::KeyspaceMap next = current.keyspaces();
+    next[keyspace()] = std::move(keyspace_copy);
+    return next;
+  }
+
+  SchemaChange Change(const schema::Schema&) const override {
+    return MakeChange(SchemaChange::Type::kDropped, SchemaChange::Target::kTable, keyspace(),
+                      view_);
+  }
+
+ private:
+  std::string view_;
+  bool if_exists_;
 };
 
 }  // namespace
@@ -380,14 +528,12 @@ SchemaAlterationPtr PrepareCreateView(const cql::CreateViewStatement& s,
 
 SchemaAlterationPtr PrepareAlterView(const cql::AlterViewStatement& s,
                                      std::optional<std::string_view> keyspace) {
-  return std::make_shared<ExistingView>(ResolveKeyspace(s.view, keyspace), s.view.name, s.if_exists,
-                                        SchemaChange::Type::kUpdated);
+  return std::make_shared<AlterView>(s, ResolveKeyspace(s.view, keyspace));
 }
 
 SchemaAlterationPtr PrepareDropView(const cql::DropViewStatement& s,
                                     std::optional<std::string_view> keyspace) {
-  return std::make_shared<ExistingView>(ResolveKeyspace(s.view, keyspace), s.view.name, s.if_exists,
-                                        SchemaChange::Type::kDropped);
+  return std::make_shared<DropView>(s, ResolveKeyspace(s.view, keyspace));
 }
 
 }  // namespace sibyl::query::ddl
