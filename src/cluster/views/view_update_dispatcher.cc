@@ -46,7 +46,15 @@ void ViewUpdateDispatcher::RunOnce() {
   }
   for (const types::Uuid& target : targets) {
     if (view->directory().nodes().count(target) == 0) {
+      // Not while a delivery begun before it left is still running: each
+      // update must be deleted once only (the engine counts deletions).
+      {
+        std::lock_guard lock(mutex_);
+        if (!in_flight_.insert(target).second) continue;
+      }
       DropAll(target);
+      std::lock_guard lock(mutex_);
+      in_flight_.erase(target);
       continue;
     }
     // The router never sends this node its own updates (it applies them in

@@ -31,7 +31,8 @@
 //
 // Thread-safety: every method may be called from any thread; rounds run on
 // the scheduler's threads and replies on messaging threads. At most one
-// delivery per target runs at a time, so an update is deleted once only.
+// delivery (or drop) per target runs at a time, so an update is deleted
+// once only.
 // REQUIRES: the dispatcher is destroyed only once the scheduler runs no
 // more of its tasks and its requests completed (stop it, then messaging,
 // then the scheduler), as for MessagingService; `engine` outlives it.
