@@ -6,7 +6,10 @@
 // messaging service, view of the ring, liveness verdicts and hints
 // directory, and a Coordinator joined to the cluster; the keyspace `ks`
 // holds ks.t (k int, c int, v int, PRIMARY KEY (k, c)) and a counter
-// table, ks.counts (k int PRIMARY KEY, n counter).
+// table, ks.counts (k int PRIMARY KEY, n counter). With `views`, each
+// node's engine is wrapped in an IndexingEngine routing view updates over
+// the ring (views/view_update_router.h) and delivering them with a
+// ViewUpdateDispatcher.
 //
 //   SimulatedCluster cluster({.nodes = 3, .seed = seed});
 //   auto error = cluster.Write(0, {mutation}, {.consistency = kQuorum});
@@ -34,7 +37,10 @@
 #include "cluster/hints/hint_dispatcher.h"
 #include "cluster/hints/hint_store.h"
 #include "cluster/liveness.h"
+#include "cluster/views/view_update_dispatcher.h"
+#include "cluster/views/view_update_router.h"
 #include "common/clock.h"
+#include "index/indexing_engine.h"
 #include "locator/token_allocation.h"
 #include "messaging/epoch_gate.h"
 #include "messaging/messaging_service.h"
@@ -65,6 +71,40 @@ class SettableLiveness final : public Liveness {
   std::map<types::Uuid, std::chrono::milliseconds> down_;
 };
 
+// The engine a node's IndexingEngine wraps: its reference engine, which
+// the test keeps reading directly.
+class BorrowedEngine final : public storage::Engine {
+ public:
+  explicit BorrowedEngine(storage::Engine& engine) : engine_(engine) {}
+  void SyncTables(const std::vector<storage::TableLayout>& tables) override {
+    engine_.SyncTables(tables);
+  }
+  void Apply(const storage::Mutation& mutation) override { engine_.Apply(mutation); }
+  void ApplyAll(const std::vector<const storage::Mutation*>& mutations) override {
+    engine_.ApplyAll(mutations);
+  }
+  storage::ReadResult Read(const storage::ReadCommand& command) const override {
+    return engine_.Read(command);
+  }
+  std::vector<storage::Mutation> ReadUnfiltered(
+      const storage::ReadCommand& command) const override {
+    return engine_.ReadUnfiltered(command);
+  }
+  void Truncate(const types::Uuid& table_id) override { engine_.Truncate(table_id); }
+  void Flush() override { engine_.Flush(); }
+  void Compact(const types::Uuid& table_id) override { engine_.Compact(table_id); }
+
+ private:
+  storage::Engine& engine_;
+};
+
+// A node's ClusterViewHolder for what takes it shared (a view update
+// router): the node owns it and outlives its users.
+inline std::shared_ptr<const ClusterViewHolder> Unowned(const ClusterViewHolder& views) {
+  return std::shared_ptr<const ClusterViewHolder>(std::shared_ptr<const ClusterViewHolder>(),
+                                                  &views);
+}
+
 // Every node is always at the same epoch.
 class FixedEpochGate final : public messaging::EpochGate {
  public:
@@ -89,6 +129,10 @@ struct SimulatedClusterOptions {
   // ks.t's read_repair option ('BLOCKING' or 'NONE').
   std::string read_repair = "BLOCKING";
   std::string speculative_retry = "99p";  // ks.t's option
+  // Each node's writes go through an IndexingEngine (Node::indexing) over
+  // its reference engine, with the ring's view update router and a
+  // dispatcher (Node::view_dispatcher, not started).
+  bool views = false;
 };
 
 class SimulatedCluster {
@@ -98,6 +142,8 @@ class SimulatedCluster {
     messaging::PeerAddress address;
     ManualClock clock;
     storage::ReferenceEngine engine;
+    // With options.views: wraps `engine`; every write path goes through it.
+    std::unique_ptr<index::IndexingEngine> indexing;
     SettableLiveness liveness;
     FixedEpochGate gate;
     ClusterViewHolder views;
@@ -106,8 +152,13 @@ class SimulatedCluster {
     std::unique_ptr<BatchStore> batches;
     std::unique_ptr<Coordinator> coordinator;
     // Not started: a test runs its rounds (RunOnce) or starts it.
-    std::unique_ptr<HintDispatcher> hint_dispatcher;  // when hints are on
-    std::unique_ptr<BatchlogManager> batchlog;        // not started either
+    std::unique_ptr<HintDispatcher> hint_dispatcher;        // when hints are on
+    std::unique_ptr<BatchlogManager> batchlog;              // not started either
+    std::unique_ptr<ViewUpdateDispatcher> view_dispatcher;  // with indexing; not started
+    // Where the node's writes and reads go.
+    storage::Engine& store() {
+      return indexing ? static_cast<storage::Engine&>(*indexing) : engine;
+    }
   };
 
   explicit SimulatedCluster(SimulatedClusterOptions options)
@@ -122,6 +173,7 @@ class SimulatedCluster {
   ~SimulatedCluster() {
     for (auto& node : nodes_) {
       if (node->hint_dispatcher) node->hint_dispatcher->Stop();
+      if (node->view_dispatcher) node->view_dispatcher->Stop();
       node->batchlog->Stop();
     }
     for (auto& node : nodes_) node->messaging->Stop();
@@ -231,8 +283,15 @@ class SimulatedCluster {
     const metadata::NodeRecord& record = std::next(directory_record_->nodes().begin(), i)->second;
     node->id = record.host_id;
     node->address = {record.broadcast_address, static_cast<uint16_t>(record.storage_port)};
-    node->engine.SyncTables(schema::StoredTableLayouts(*schema_));
     node->views.Set(ClusterView::Build(1, directory_record_, schema_, node->id));
+    if (options_.views) {
+      node->indexing =
+          index::IndexingEngine::Wrap(std::make_unique<BorrowedEngine>(node->engine), node->clock);
+      node->indexing->SetViewUpdateRouter(
+          std::make_shared<RingViewUpdateRouter>(Unowned(node->views)));
+    }
+    storage::Engine& store = node->store();
+    store.SyncTables(schema::StoredTableLayouts(*schema_));
     messaging::Transport& transport = network_.AddNode(node->address);
     node->messaging = std::make_unique<messaging::MessagingService>(
         transport, scheduler_, node->gate, messaging::MessagingOptions{.host_id = node->id});
@@ -242,9 +301,9 @@ class SimulatedCluster {
     }
     node->batches = std::make_unique<BatchStore>(directory_ / ("batches" + std::to_string(i)));
     BatchlogManager::RegisterReplicaHandlers(*node->messaging, *node->batches);
-    WriteCoordinator::RegisterReplicaHandlers(*node->messaging, node->engine);
-    ReadCoordinator::RegisterReplicaHandlers(*node->messaging, node->engine);
-    node->coordinator = std::make_unique<Coordinator>(node->engine, node->clock);
+    WriteCoordinator::RegisterReplicaHandlers(*node->messaging, store);
+    ReadCoordinator::RegisterReplicaHandlers(*node->messaging, store);
+    node->coordinator = std::make_unique<Coordinator>(store, node->clock);
     const ClusterServices services{
         .views = &node->views,
         .messaging = node->messaging.get(),
@@ -261,6 +320,10 @@ class SimulatedCluster {
     node->batchlog =
         std::make_unique<BatchlogManager>(services, *node->batches, node->coordinator->writes(),
                                           node->clock, BatchlogManager::Options{});
+    if (node->indexing) {
+      node->view_dispatcher = std::make_unique<ViewUpdateDispatcher>(
+          services, *node->indexing, ViewUpdateDispatcher::Options{});
+    }
     node->messaging->Start();
     nodes_.push_back(std::move(node));
   }

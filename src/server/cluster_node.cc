@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "cluster/views/view_update_router.h"
 #include "locator/token_allocation.h"
 #include "locator/token_ring.h"
 #include "schema/schema_diff.h"
@@ -129,7 +130,8 @@ void ClusterNode::RebuildView(metadata::DirectoryPtr directory, schema::SchemaPt
   if (!view_schema_) view_schema_ = store_->schemas().snapshot();
   // Until the registration commits, the directory may not hold this node.
   if (view_directory_->Find(host_id_) == nullptr) return;
-  views_.Set(cluster::ClusterView::Build(store_->epoch(), view_directory_, view_schema_, host_id_));
+  views_->Set(
+      cluster::ClusterView::Build(store_->epoch(), view_directory_, view_schema_, host_id_));
 }
 
 void ClusterNode::OnDirectoryChange(const metadata::Directory& before,
@@ -219,8 +221,12 @@ std::vector<schema::PeerInfo> ClusterNode::Peers() const {
   return peers;
 }
 
-void ClusterNode::Join(cluster::Coordinator& coordinator, storage::Engine& engine, Clock& clock,
-                       EventBus& events) {
+std::shared_ptr<const index::ViewUpdateRouter> ClusterNode::MakeViewUpdateRouter() const {
+  return std::make_shared<cluster::RingViewUpdateRouter>(views_);
+}
+
+void ClusterNode::Join(cluster::Coordinator& coordinator, index::IndexingEngine& engine,
+                       Clock& clock, EventBus& events) {
   events_ = &events;
   messaging::TcpTransportOptions transport_options;
   transport_options.listen = {config_.listen_address, static_cast<uint16_t>(config_.storage_port)};
@@ -230,7 +236,7 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, storage::Engine& engin
   messaging_ = std::make_unique<messaging::MessagingService>(
       *transport_, *scheduler_, *gate_, messaging::MessagingOptions{.host_id = host_id_});
   detector_ = std::make_unique<cluster::FailureDetector>(
-      *messaging_, *scheduler_, views_,
+      *messaging_, *scheduler_, *views_,
       [this] {
         const std::optional<int64_t> load =
             node_info_.load_bytes ? node_info_.load_bytes() : std::nullopt;
@@ -244,7 +250,7 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, storage::Engine& engin
       [this](const types::Uuid& node, bool alive) { OnLivenessChange(node, alive); });
   detector_->AddReadyListener([this](const types::Uuid& node) { OnNativeTransportReady(node); });
   notifier_ = std::make_unique<cluster::EpochNotifier>(
-      *messaging_, *gate_, views_, *detector_,
+      *messaging_, *gate_, *views_, *detector_,
       [this] { return store_->schemas().snapshot()->version(); },
       [this](const types::Uuid& node, uint64_t epoch, const types::Uuid& version) {
         detector_->NoteEpoch(node, epoch, version);
@@ -255,7 +261,7 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, storage::Engine& engin
   }
   batches_ = std::make_unique<cluster::BatchStore>(config_.data_dir() / "batchlog");
   services_ =
-      cluster::ClusterServices{.views = &views_,
+      cluster::ClusterServices{.views = views_.get(),
                                .messaging = messaging_.get(),
                                .scheduler = scheduler_.get(),
                                .liveness = detector_.get(),
@@ -280,10 +286,13 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, storage::Engine& engin
   }
   batchlog_ = std::make_unique<cluster::BatchlogManager>(
       services_, *batches_, coordinator.writes(), clock, cluster::BatchlogManager::Options{});
+  view_dispatcher_ = std::make_unique<cluster::ViewUpdateDispatcher>(
+      services_, engine, cluster::ViewUpdateDispatcher::Options{});
   messaging_->Start();
   detector_->Start();
   if (hint_dispatcher_) hint_dispatcher_->Start();
   batchlog_->Start();
+  view_dispatcher_->Start();
   spdlog::info("Internode messaging listening on {}", messaging_->local_address().ToString());
 }
 
@@ -301,6 +310,7 @@ void ClusterNode::Stop() {
   stopped_ = true;
   if (batchlog_) batchlog_->Stop();
   if (hint_dispatcher_) hint_dispatcher_->Stop();
+  if (view_dispatcher_) view_dispatcher_->Stop();
   if (detector_) detector_->Stop();
   if (messaging_) messaging_->Stop();
   if (workers_) workers_->join();

@@ -32,7 +32,9 @@
 #include "cluster/membership/failure_detector.h"
 #include "cluster/membership/metadata_epoch_gate.h"
 #include "cluster/node_identity.h"
+#include "cluster/views/view_update_dispatcher.h"
 #include "common/clock.h"
+#include "index/indexing_engine.h"
 #include "messaging/asio_scheduler.h"
 #include "messaging/messaging_service.h"
 #include "messaging/tcp_transport.h"
@@ -40,7 +42,6 @@
 #include "schema/local_node_info.h"
 #include "server/config.h"
 #include "server/event_bus.h"
-#include "storage/engine.h"
 
 namespace sibyl::server {
 
@@ -66,10 +67,19 @@ class ClusterNode {
   // Where statements run (native_transport_max_threads threads).
   boost::asio::thread_pool& statement_workers() { return *workers_; }
 
+  // Where the view updates this node derives go on the ring
+  // (cluster/views/view_update_router.h), for the engine's
+  // SetViewUpdateRouter. Valid from Open on; it shares the node's current
+  // ClusterView, so it may outlive the ClusterNode (routing on the last
+  // view).
+  std::shared_ptr<const index::ViewUpdateRouter> MakeViewUpdateRouter() const;
+
   // Starts messaging and failure detection, the coordinator's replica
-  // handlers, and events to `events`. REQUIRES: called once, after Open;
-  // all three outlive this ClusterNode.
-  void Join(cluster::Coordinator& coordinator, storage::Engine& engine, Clock& clock,
+  // handlers, the delivery of `engine`'s view outbox (cluster/views/), and
+  // events to `events`. REQUIRES: called once, after Open, and after
+  // `engine` was given MakeViewUpdateRouter(); all four outlive this
+  // ClusterNode.
+  void Join(cluster::Coordinator& coordinator, index::IndexingEngine& engine, Clock& clock,
             EventBus& events);
 
   // Waits (at most request_timeout) until every live member has applied
@@ -99,7 +109,10 @@ class ClusterNode {
   schema::LocalNodeInfo& node_info_;
   std::unique_ptr<metadata::EtcdMetadataStore> store_;
   std::unique_ptr<boost::asio::thread_pool> workers_;
-  cluster::ClusterViewHolder views_;
+  // Shared with the engine's view update router, which the engine may keep
+  // using after this ClusterNode is gone (its view builds stop with it).
+  const std::shared_ptr<cluster::ClusterViewHolder> views_ =
+      std::make_shared<cluster::ClusterViewHolder>();
   std::mutex view_mutex_;  // serializes rebuilds
   // Events about a node held until it serves CQL.
   struct PendingEvents {
@@ -123,6 +136,7 @@ class ClusterNode {
   std::unique_ptr<cluster::BatchStore> batches_;
   std::unique_ptr<cluster::HintDispatcher> hint_dispatcher_;  // with hints_
   std::unique_ptr<cluster::BatchlogManager> batchlog_;
+  std::unique_ptr<cluster::ViewUpdateDispatcher> view_dispatcher_;
   cluster::ClusterServices services_;
   bool stopped_ = false;
 };

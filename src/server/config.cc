@@ -331,6 +331,11 @@ const std::map<std::string, KeySpec>& Keys() {
           "refuse a view PRIMARY KEY column that is not SELECTed, as Cassandra 4.1 does; "
           "false adds it to the selection (default: false)",
           Bool(&Config::materialized_views_strict_primary_key_selection)}},
+        {"view_outbox_max_pending",
+         {"N",
+          "view updates waiting for their remote view replicas beyond which writes to tables "
+          "with views wait, then fail (default: 10000)",
+          Int(&Config::view_outbox_max_pending, 1, INT32_MAX)}},
         {"reactor_threads",
          {"N", "threads serving connections, 0 = one per core (default: 0)",
           Int(&Config::reactor_threads, 0, 256)}},

@@ -60,6 +60,11 @@ struct Config {
   // PRIMARY KEY column must be SELECTed, as in 4.1; false: it is added).
   bool materialized_views_enabled = true;
   bool materialized_views_strict_primary_key_selection = false;
+  // Sibyl's view_outbox_max_pending: on a ring, the view updates waiting
+  // for a remote view replica beyond which writes to tables with views wait,
+  // then fail (index/indexing_engine.h's back-pressure). Cassandra has no
+  // such queue: its base replica waits for the view replica's reply.
+  int32_t view_outbox_max_pending = 10000;
 
   // The cluster (docs/cluster.md). seed_provider's seeds, "host[:port]":
   // nodes a starting node greets first; membership itself lives in the

@@ -124,6 +124,14 @@ TEST(ConfigTest, MaterializedViewKeys) {
   EXPECT_FALSE(c40.materialized_views_enabled);
 }
 
+TEST(ConfigTest, ViewOutboxLimit) {
+  EXPECT_EQ(Config{}.view_outbox_max_pending, 10000);
+  auto path = WriteTemp("sibyl-config-view-outbox.yaml", "view_outbox_max_pending: 250\n");
+  Config c;
+  EXPECT_TRUE(LoadConfigFile(c, path).empty());
+  EXPECT_EQ(c.view_outbox_max_pending, 250);
+}
+
 TEST(ConfigTest, UnknownYamlKeyIsRefusedAsCassandraDoes) {
   auto path = WriteTemp("sibyl-config-unknown.yaml", "cluster_nmae: x\n");
   Config c;

@@ -261,6 +261,20 @@ int RunNode(const StartOptions& options) {
       }
       return builds;
     };
+    node_info.view_builds = [&engine] {
+      std::vector<schema::ViewBuildInfo> builds;
+      for (const index::IndexBuildStatus& status : engine->ViewBuildStatuses()) {
+        schema::ViewBuildInfo& build = builds.emplace_back();
+        build.keyspace = status.keyspace;
+        build.view = status.index;  // the view's name
+        build.built = status.built;
+        build.partitions_built = status.partitions_built;
+        if (status.partitions_built > 0) build.last_token = status.last_token;
+        build.failure = status.failure;
+      }
+      return builds;
+    };
+    engine->set_max_pending_view_updates(config.view_outbox_max_pending);
     // The schema: in the data directory (docs/dev/schema-store.md), or, for
     // a node of a cluster, the metadata log in etcd (docs/dev/metadata.md),
     // where the node registers itself and learns its tokens.
@@ -269,6 +283,10 @@ int RunNode(const StartOptions& options) {
     if (in_cluster) {
       cluster_node =
           ClusterNode::Open(config, data_dir.path(), identity, identity_existed, node_info);
+      // Before the schema reaches the engine (the query processor below syncs
+      // it): from its first view update, a write or a view build sends each
+      // to its paired view replica (docs/dev/views.md).
+      engine->SetViewUpdateRouter(cluster_node->MakeViewUpdateRouter());
     } else {
       local_metadata = schema::LocalMetadataStore::Open(data_dir.path() / "schema");
     }
