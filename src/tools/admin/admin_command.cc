@@ -12,24 +12,51 @@
 #include "tools/admin/ownership_choice.h"
 #include "tools/admin/ring_format.h"
 #include "tools/admin/status_format.h"
+#include "tools/admin/view_builds.h"
+#include "tools/admin/view_builds_reader.h"
+#include "tools/admin/view_check.h"
+#include "tools/admin/view_check_reader.h"
 
 namespace sibyl::tools::admin {
 namespace {
 
-std::string View(const AdminOptions& options) {
+// What the command prints on stdout, and its exit status.
+struct Output {
+  std::string text;
+  int status = 0;
+};
+
+void RequireKeyspace(const ClusterMembers& cluster, const std::optional<std::string>& keyspace) {
+  if (keyspace && !cluster.keyspaces.contains(*keyspace)) {
+    throw AdminError("The keyspace " + *keyspace + ", does not exist");
+  }
+}
+
+Output Run(const AdminOptions& options) {
   const ClusterMembers cluster = ReadClusterMembers(options.node);
   switch (options.view) {
     case AdminView::kStatus:
-      return FormatStatus(cluster, ChooseOwnership(cluster, options.keyspace));
+      return {FormatStatus(cluster, ChooseOwnership(cluster, options.keyspace))};
     case AdminView::kRing:
-      return FormatRing(cluster, ChooseOwnership(cluster, options.keyspace));
+      return {FormatRing(cluster, ChooseOwnership(cluster, options.keyspace))};
     case AdminView::kDescribeRing:
-      return FormatDescribeRing(cluster, *options.keyspace);
+      return {FormatDescribeRing(cluster, *options.keyspace)};
     case AdminView::kIndexes:
-      if (options.keyspace && !cluster.keyspaces.contains(*options.keyspace)) {
-        throw AdminError("The keyspace " + *options.keyspace + ", does not exist");
-      }
-      return FormatIndexBuilds(ReadClusterIndexBuilds(cluster, options.node), options.keyspace);
+      RequireKeyspace(cluster, options.keyspace);
+      return {FormatIndexBuilds(ReadClusterIndexBuilds(cluster, options.node), options.keyspace)};
+    case AdminView::kViews:
+      RequireKeyspace(cluster, options.keyspace);
+      return {FormatViewBuilds(ReadClusterViewBuilds(cluster, options.node), options.keyspace)};
+    case AdminView::kVerifyView: {
+      RequireKeyspace(cluster, options.keyspace);
+      const std::vector<NodeViewCheck> checks = CheckViewOnEveryMember(
+          cluster, options.node, *options.keyspace, options.view_name, options.repair);
+      // Differences left, or a node not checked, fail the command as a
+      // request that cannot be answered does: a script sees the view is not
+      // known to be sound.
+      return {FormatViewChecks(*options.keyspace, options.view_name, options.repair, checks),
+              ViewChecksClean(checks) ? 0 : 1};
+    }
   }
   return {};
 }
@@ -49,10 +76,10 @@ int RunAdminCommand(const std::vector<std::string>& args) {
     return 0;
   }
   try {
-    const std::string view = View(options);
-    std::fputs(view.c_str(), stdout);
+    const Output output = Run(options);
+    std::fputs(output.text.c_str(), stdout);
     std::fflush(stdout);
-    return 0;
+    return output.status;
   } catch (const AdminError& e) {
     // nodetool's form for a request it cannot answer.
     std::fprintf(stderr, "\nError: %s\n", e.what());

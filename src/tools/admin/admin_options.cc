@@ -1,6 +1,8 @@
 #include "tools/admin/admin_options.h"
 
 #include <charconv>
+#include <tuple>
+#include <utility>
 
 namespace sibyl::tools::admin {
 namespace {
@@ -12,6 +14,17 @@ uint16_t ParsePort(const std::string& value) {
     throw AdminUsageError("--port expects a number from 1 to 65535, not '" + value + "'");
   }
   return static_cast<uint16_t>(port);
+}
+
+// KEYSPACE.VIEW, both names non-empty: keyspace names cannot hold a dot, so
+// the one dot splits them.
+std::pair<std::string, std::string> ParseViewName(const std::string& value) {
+  const size_t dot = value.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == value.size() ||
+      value.find('.', dot + 1) != std::string::npos) {
+    throw AdminUsageError("verify-view expects KEYSPACE.VIEW, not '" + value + "'");
+  }
+  return {value.substr(0, dot), value.substr(dot + 1)};
 }
 
 }  // namespace
@@ -33,6 +46,8 @@ AdminOptions ParseAdminArguments(const std::vector<std::string>& args) {
       } else {
         options.node.port = ParsePort(value);
       }
+    } else if (arg == "--repair") {
+      options.repair = true;
     } else if (arg.rfind("--", 0) == 0) {
       throw AdminUsageError("unknown option " + arg + " (see sibyl admin --help)");
     } else {
@@ -50,13 +65,25 @@ AdminOptions ParseAdminArguments(const std::vector<std::string>& args) {
     if (positional.size() < 2) throw AdminUsageError("describering needs a keyspace name");
   } else if (command == "indexes") {
     options.view = AdminView::kIndexes;
+  } else if (command == "views") {
+    options.view = AdminView::kViews;
+  } else if (command == "verify-view") {
+    options.view = AdminView::kVerifyView;
+    if (positional.size() < 2) throw AdminUsageError("verify-view needs KEYSPACE.VIEW");
   } else {
     throw AdminUsageError("unknown command '" + command + "' (see sibyl admin --help)");
   }
   if (positional.size() > 2) {
     throw AdminUsageError("unexpected argument '" + positional[2] + "' (see sibyl admin --help)");
   }
-  if (positional.size() == 2) options.keyspace = positional[1];
+  if (options.repair && options.view != AdminView::kVerifyView) {
+    throw AdminUsageError("--repair applies to verify-view only (see sibyl admin --help)");
+  }
+  if (options.view == AdminView::kVerifyView) {
+    std::tie(options.keyspace, options.view_name) = ParseViewName(positional[1]);
+  } else if (positional.size() == 2) {
+    options.keyspace = positional[1];
+  }
   return options;
 }
 
@@ -64,8 +91,9 @@ std::string AdminUsage() {
   return "Usage: sibyl admin [--host H] [--port P] <command>\n"
          "\n"
          "What nodetool shows, asked of one node over CQL (its system_views.gossip_info\n"
-         "and schema tables), printed as nodetool 4.1 prints it. indexes asks every\n"
-         "member of the cluster for its system_views.index_builds.\n"
+         "and schema tables), printed as nodetool 4.1 prints it. indexes, views and\n"
+         "verify-view ask every member of the cluster in turn (its\n"
+         "system_views.index_builds, view_builds and view_checks).\n"
          "\n"
          "Commands:\n"
          "  status [KEYSPACE]        every node: Up/Down, address, load, tokens, ownership,\n"
@@ -74,6 +102,12 @@ std::string AdminUsage() {
          "  describering KEYSPACE    the token ranges and their replicas for KEYSPACE\n"
          "  indexes [KEYSPACE]       every node's secondary index builds: status,\n"
          "                           partitions built, last token, failure (of KEYSPACE)\n"
+         "  views [KEYSPACE]         every node's materialized view builds, as indexes\n"
+         "  verify-view KEYSPACE.VIEW [--repair]\n"
+         "                           every node checks the view against its base table:\n"
+         "                           rows missing, unexpected or different; --repair\n"
+         "                           rewrites those rows from the base. Exits 1 when\n"
+         "                           rows still differ or a node was not checked\n"
          "\n"
          "Options:\n"
          "  --host H                 the node to ask (default 127.0.0.1)\n"

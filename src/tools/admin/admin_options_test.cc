@@ -33,6 +33,32 @@ TEST(AdminOptionsTest, CommandsWithTheirKeyspace) {
   EXPECT_TRUE(ParseAdminArguments({"--help"}).help);
 }
 
+TEST(AdminOptionsTest, Views) {
+  AdminOptions views = ParseAdminArguments({"views"});
+  EXPECT_EQ(views.view, AdminView::kViews);
+  EXPECT_FALSE(views.keyspace.has_value());
+  AdminOptions one_keyspace = ParseAdminArguments({"--host", "127.0.0.2", "views", "shop"});
+  EXPECT_EQ(one_keyspace.view, AdminView::kViews);
+  EXPECT_EQ(one_keyspace.keyspace, "shop");
+  EXPECT_EQ(one_keyspace.node.host, "127.0.0.2");
+}
+
+TEST(AdminOptionsTest, VerifyView) {
+  AdminOptions check = ParseAdminArguments({"verify-view", "shop.users_by_age"});
+  EXPECT_EQ(check.view, AdminView::kVerifyView);
+  EXPECT_EQ(check.keyspace, "shop");
+  EXPECT_EQ(check.view_name, "users_by_age");
+  EXPECT_FALSE(check.repair);
+
+  AdminOptions repair = ParseAdminArguments({"--repair", "--port", "9142", "verify-view", "ks.v"});
+  EXPECT_EQ(repair.view, AdminView::kVerifyView);
+  EXPECT_EQ(repair.keyspace, "ks");
+  EXPECT_EQ(repair.view_name, "v");
+  EXPECT_TRUE(repair.repair);
+  EXPECT_EQ(repair.node.port, 9142);
+  EXPECT_TRUE(ParseAdminArguments({"verify-view", "ks.v", "--repair"}).repair);
+}
+
 TEST(AdminOptionsTest, MistakesAreNamed) {
   auto message = [](std::vector<std::string> args) {
     try {
@@ -52,6 +78,17 @@ TEST(AdminOptionsTest, MistakesAreNamed) {
   EXPECT_EQ(message({"--port", "0", "status"}), "--port expects a number from 1 to 65535, not '0'");
   EXPECT_EQ(message({"--port"}), "missing value for --port");
   EXPECT_EQ(message({"--verbose", "status"}), "unknown option --verbose (see sibyl admin --help)");
+  EXPECT_EQ(message({"views", "ks", "more"}),
+            "unexpected argument 'more' (see sibyl admin --help)");
+  EXPECT_EQ(message({"verify-view"}), "verify-view needs KEYSPACE.VIEW");
+  EXPECT_EQ(message({"verify-view", "v"}), "verify-view expects KEYSPACE.VIEW, not 'v'");
+  EXPECT_EQ(message({"verify-view", ".v"}), "verify-view expects KEYSPACE.VIEW, not '.v'");
+  EXPECT_EQ(message({"verify-view", "ks."}), "verify-view expects KEYSPACE.VIEW, not 'ks.'");
+  EXPECT_EQ(message({"verify-view", "ks.v.w"}), "verify-view expects KEYSPACE.VIEW, not 'ks.v.w'");
+  EXPECT_EQ(message({"verify-view", "ks.v", "ks.w"}),
+            "unexpected argument 'ks.w' (see sibyl admin --help)");
+  EXPECT_EQ(message({"views", "--repair"}),
+            "--repair applies to verify-view only (see sibyl admin --help)");
 }
 
 }  // namespace

@@ -19,10 +19,12 @@
 // by the contacted node's failure detector, or one that cannot be asked,
 // gets one line saying so. The tables share their column widths.
 
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "tools/admin/build_progress.h"
+#include "tools/admin/node_sections.h"
 
 namespace sibyl::tools::admin {
 
@@ -31,19 +33,10 @@ struct IndexBuild {
   std::string keyspace;
   std::string table;
   std::string index;
-  std::string status;  // built, building or failed
-  int64_t partitions_built = 0;
-  std::optional<int64_t> last_token;
-  std::optional<std::string> failure;
+  BuildProgress progress;
 };
 
-// What one member answered, or why it was not asked or did not answer.
-struct NodeIndexBuilds {
-  std::string address;
-  // Empty when the node answered; otherwise the line shown instead of its table.
-  std::string unavailable;
-  std::vector<IndexBuild> builds;
-};
+using NodeIndexBuilds = MemberAnswer<std::vector<IndexBuild>>;
 
 std::string FormatIndexBuilds(const std::vector<NodeIndexBuilds>& nodes,
                               const std::optional<std::string>& keyspace);

@@ -11,18 +11,18 @@
 
 namespace sibyl::tools::admin {
 
+// One row of the answer to
+//   SELECT keyspace_name, table_name, index_name, status, partitions_built,
+//          last_token, failure FROM system_views.index_builds
+// Throws AdminError on a null where a value belongs, or a malformed value.
+[[nodiscard]] IndexBuild IndexBuildOfRow(const AdminRow& row);
+
 // Every row of `node`'s system_views.index_builds. Throws AdminError naming
 // the node and the cause when it cannot be reached or asked.
 [[nodiscard]] std::vector<IndexBuild> ReadIndexBuilds(const NodeAddress& node);
 
-// Where to ask `member`: its native address and port; its internode address
-// when it announced no native address (or a wildcard one), `fallback_port`
-// when no port.
-[[nodiscard]] NodeAddress NativeAddressOf(const MemberState& member, uint16_t fallback_port);
-
-// The builds of every member in `cluster.members`' order. A member down by
-// the contacted node's failure detector is not asked; one that cannot be
-// asked is named with the reason. Never throws AdminError.
+// The builds of every member in `cluster.members`' order (AskEveryMember).
+// Never throws AdminError.
 [[nodiscard]] std::vector<NodeIndexBuilds> ReadClusterIndexBuilds(const ClusterMembers& cluster,
                                                                   const NodeAddress& contacted);
 

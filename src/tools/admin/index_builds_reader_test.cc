@@ -2,23 +2,29 @@
 
 #include <gtest/gtest.h>
 
+#include "tools/admin/admin_error.h"
 #include "tools/admin/cluster_members_test_util.h"
+#include "types/value_codec.h"
 
 namespace sibyl::tools::admin {
 namespace {
 
-TEST(IndexBuildsReaderTest, MembersAreAskedAtTheirNativeAddress) {
-  MemberState member = ThreeNodeCluster().members[0];
-  member.native_port = 9142;
-  NodeAddress node = NativeAddressOf(member, 9042);
-  EXPECT_EQ(node.host, "192.168.0.1");
-  EXPECT_EQ(node.port, 9142);
+TEST(IndexBuildsReaderTest, RowsAreRead) {
+  const IndexBuild building =
+      IndexBuildOfRow({"shop", "users", "by_zip", "building", types::EncodeBigint(310),
+                       types::EncodeBigint(-4611686018427387904), std::nullopt});
+  EXPECT_EQ(building.keyspace, "shop");
+  EXPECT_EQ(building.table, "users");
+  EXPECT_EQ(building.index, "by_zip");
+  EXPECT_EQ(building.progress.status, "building");
+  EXPECT_EQ(building.progress.partitions_built, 310);
+  EXPECT_EQ(building.progress.last_token, -4611686018427387904);
+  EXPECT_FALSE(building.progress.failure.has_value());
 
-  member.native_port = 0;  // not announced: the contacted node's port
-  member.native_address = "0.0.0.0";
-  node = NativeAddressOf(member, 9042);
-  EXPECT_EQ(node.host, "127.0.0.1");
-  EXPECT_EQ(node.port, 9042);
+  const IndexBuild failed = IndexBuildOfRow(
+      {"audit", "events", "by_kind", "failed", types::EncodeBigint(12), std::nullopt, "disk full"});
+  EXPECT_FALSE(failed.progress.last_token.has_value());
+  EXPECT_EQ(failed.progress.failure, "disk full");
 }
 
 TEST(IndexBuildsReaderTest, ADownMemberIsNotAsked) {

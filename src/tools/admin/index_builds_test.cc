@@ -10,26 +10,26 @@ IndexBuild Build(std::string keyspace, std::string table, std::string index, std
   return IndexBuild{.keyspace = std::move(keyspace),
                     .table = std::move(table),
                     .index = std::move(index),
-                    .status = std::move(status),
-                    .partitions_built = partitions,
-                    .last_token = std::nullopt,
-                    .failure = std::nullopt};
+                    .progress = {.status = std::move(status),
+                                 .partitions_built = partitions,
+                                 .last_token = std::nullopt,
+                                 .failure = std::nullopt}};
 }
 
 std::vector<NodeIndexBuilds> ThreeNodes() {
-  NodeIndexBuilds first{.address = "127.0.0.1", .unavailable = {}, .builds = {}};
-  first.builds.push_back(Build("shop", "users", "by_zip", "building", 310));
-  first.builds.back().last_token = -4611686018427387904;
-  first.builds.push_back(Build("audit", "events", "by_kind", "failed", 12));
-  first.builds.back().failure = "disk full";
-  first.builds.push_back(Build("shop", "users", "by_age", "built", 1200));
-  first.builds.push_back(Build("shop", "orders", "by_user", "built", 7));
-  NodeIndexBuilds second{.address = "127.0.0.2", .unavailable = "DOWN: not asked", .builds = {}};
+  NodeIndexBuilds first{.address = "127.0.0.1", .unavailable = {}, .answer = {}};
+  first.answer.push_back(Build("shop", "users", "by_zip", "building", 310));
+  first.answer.back().progress.last_token = -4611686018427387904;
+  first.answer.push_back(Build("audit", "events", "by_kind", "failed", 12));
+  first.answer.back().progress.failure = "disk full";
+  first.answer.push_back(Build("shop", "users", "by_age", "built", 1200));
+  first.answer.push_back(Build("shop", "orders", "by_user", "built", 7));
+  NodeIndexBuilds second{.address = "127.0.0.2", .unavailable = "DOWN: not asked", .answer = {}};
   NodeIndexBuilds third{.address = "127.0.0.3",
                         .unavailable =
                             "Unreachable: cannot connect to 127.0.0.3:9042: "
                             "Connection refused",
-                        .builds = {}};
+                        .answer = {}};
   return {first, second, third};
 }
 
@@ -69,7 +69,7 @@ TEST(IndexBuildsTest, AKeyspaceShowsOnlyItsBuilds) {
 
 TEST(IndexBuildsTest, ANodeWithoutBuildsSaysSo) {
   const std::vector<NodeIndexBuilds> nodes = {
-      NodeIndexBuilds{.address = "127.0.0.1", .unavailable = {}, .builds = {}}};
+      NodeIndexBuilds{.address = "127.0.0.1", .unavailable = {}, .answer = {}}};
   EXPECT_EQ(FormatIndexBuilds(nodes, std::nullopt),
             "Node: 127.0.0.1\n===============\nNo secondary indexes\n");
   EXPECT_TRUE(FormatIndexBuilds(ThreeNodes(), "nothing")
