@@ -38,8 +38,10 @@ ClusterViewPtr ClusterView::Build(uint64_t epoch, metadata::DirectoryPtr directo
       }
     }
     const auto [entry, added] = view->keyspaces_.emplace(name, KeyspaceReplication{placement});
-    for (const auto& [table_name, table] : keyspace->tables) {
-      view->by_table_.emplace(table->id, &entry->second);
+    for (const auto* tables : {&keyspace->tables, &keyspace->views}) {
+      for (const auto& [table_name, table] : *tables) {
+        view->by_table_.emplace(table->id, &entry->second);
+      }
     }
   }
   view->directory_ = std::move(directory);

@@ -8,7 +8,7 @@
 // holds ks.t (k int, c int, v int, PRIMARY KEY (k, c)) and a counter
 // table, ks.counts (k int PRIMARY KEY, n counter). With `views`, each
 // node's engine is wrapped in an IndexingEngine routing view updates over
-// the ring (views/view_update_router.h) and delivering them with a
+// the ring (views/ring_view_update_router.h) and delivering them with a
 // ViewUpdateDispatcher.
 //
 //   SimulatedCluster cluster({.nodes = 3, .seed = seed});
@@ -38,7 +38,7 @@
 #include "cluster/hints/hint_store.h"
 #include "cluster/liveness.h"
 #include "cluster/views/view_update_dispatcher.h"
-#include "cluster/views/view_update_router.h"
+#include "cluster/views/ring_view_update_router.h"
 #include "common/clock.h"
 #include "index/indexing_engine.h"
 #include "locator/token_allocation.h"

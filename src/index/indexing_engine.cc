@@ -691,7 +691,9 @@ ViewCheck IndexingEngine::CheckView(const std::string& keyspace, const std::stri
   if (router_ != nullptr) {
     covered = [&](const storage::PartitionKey& base_partition, const ViewRowKey& key) {
       storage::PartitionKey view_partition{dht::Murmur3Token(key.first), key.first};
-      return router_->Route(keyspace, base_partition, view_partition).local;
+      const ViewUpdateRouter::Targets targets =
+          router_->Route(keyspace, base_partition, view_partition);
+      return targets.local && targets.base_replica;
     };
   }
   const ViewDifferences differences =

@@ -75,8 +75,8 @@ struct IndexBuildStatus {
 struct ViewCheck {
   std::string keyspace;
   std::string view;
-  bool found = false;  // the view exists on this node
-  bool repair = false;           // asked to repair
+  bool found = false;             // the view exists on this node
+  bool repair = false;            // asked to repair
   int64_t checked_at_micros = 0;  // when the check ran
   int64_t rows_expected = 0;
   int64_t missing = 0;     // rows the base gives that the view lacks
@@ -182,7 +182,8 @@ class IndexingEngine final : public storage::Engine {
   std::atomic<int64_t> max_pending_view_updates_{10000};
   mutable std::mutex outbox_mutex_;
   mutable std::mutex checks_mutex_;
-  std::map<std::pair<std::string, std::string>, ViewCheck> last_checks_;  // GUARDED_BY(checks_mutex_)
+  std::map<std::pair<std::string, std::string>, ViewCheck>
+      last_checks_;  // GUARDED_BY(checks_mutex_)
   std::condition_variable outbox_drained_;
   std::thread builder_;
 };

@@ -24,6 +24,9 @@ class ViewUpdateRouter {
   struct Targets {
     bool local = false;               // this node holds the view partition: apply here
     std::vector<types::Uuid> remote;  // host ids to send it to, through the outbox
+    // This node replicates the base partition (a view check compares only
+    // the view rows a node both derives and holds).
+    bool base_replica = true;
   };
   // The view replicas that must receive an update of `view_partition`,
   // derived here from a write to `base_partition` of a table of `keyspace`.

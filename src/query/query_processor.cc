@@ -304,12 +304,10 @@ Result QueryProcessor::RunTruncate(const TruncatePlan& truncate, const schema::S
     ThrowInvalid("Truncating " + table.QualifiedName() +
                  " is not supported by Sibyl: the tables of system keyspaces are read-only");
   }
+  // Every node's engine truncates a base table's views with it, under its
+  // partition locks (index/indexing_engine.h), as 4.1's
+  // ColumnFamilyStore.truncateBlocking truncates them after the base.
   RequireCoordinator().Truncate(table.id);
-  // A base table's views are truncated with it (4.1's
-  // ColumnFamilyStore.truncateBlocking truncates them after the base).
-  for (const schema::TablePtr& view : schema::ViewsOfTable(*keyspace, table.id)) {
-    RequireCoordinator().Truncate(view->id);
-  }
   return VoidResult{};
 }
 

@@ -102,6 +102,22 @@ KeyspacePtr MakeViewsKeyspace() {
           .Column("failure", "text")
           .Build();
   keyspace->tables.emplace(view_builds->name, view_builds);
+  // Sibyl's own: checks of views against their bases, asked by INSERT
+  // (view_check_table.h).
+  TablePtr view_checks =
+      VirtualTableBuilder(kViewsKeyspace, "view_checks",
+                          "checks of materialized views against their base tables")
+          .PartitionKey("keyspace_name", "text")
+          .Clustering("view_name", "text")
+          .Column("repair", "boolean")
+          .Column("checked_at", "timestamp")
+          .Column("rows_expected", "bigint")
+          .Column("missing", "bigint")
+          .Column("unexpected", "bigint")
+          .Column("different", "bigint")
+          .Column("repaired", "bigint")
+          .Build();
+  keyspace->tables.emplace(view_checks->name, view_checks);
   return keyspace;
 }
 

@@ -100,16 +100,17 @@ TEST_F(VirtualKeyspacesTest, KeyspacesListsTheVirtualKeyspacesByName) {
 TEST_F(VirtualKeyspacesTest, TablesListsEveryVirtualTableWithItsComment) {
   EXPECT_EQ(Column("system_virtual_schema", "tables", "table_name"),
             (std::vector<std::string>{"gossip_info", "index_builds", "settings", "view_builds",
-                                      "columns", "keyspaces", "tables"}));
+                                      "view_checks", "columns", "keyspaces", "tables"}));
   EXPECT_EQ(Column("system_virtual_schema", "tables", "keyspace_name"),
             (std::vector<std::string>{"system_views", "system_views", "system_views",
-                                      "system_views", "system_virtual_schema",
+                                      "system_views", "system_views", "system_virtual_schema",
                                       "system_virtual_schema", "system_virtual_schema"}));
   EXPECT_EQ(
       Column("system_virtual_schema", "tables", "comment"),
       (std::vector<std::string>{
           "lists the gossip information for the cluster", "secondary index builds on this node",
-          "current settings", "materialized view builds on this node", "virtual column definitions",
+          "current settings", "materialized view builds on this node",
+          "checks of materialized views against their base tables", "virtual column definitions",
           "virtual keyspace definitions", "virtual table definitions"}));
 }
 
@@ -161,6 +162,15 @@ TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
                            "system_views.view_builds.partitions_built regular -1 none bigint",
                            "system_views.view_builds.status regular -1 none text",
                            "system_views.view_builds.view_name clustering 0 asc text",
+                           "system_views.view_checks.checked_at regular -1 none timestamp",
+                           "system_views.view_checks.different regular -1 none bigint",
+                           "system_views.view_checks.keyspace_name partition_key 0 none text",
+                           "system_views.view_checks.missing regular -1 none bigint",
+                           "system_views.view_checks.repair regular -1 none boolean",
+                           "system_views.view_checks.repaired regular -1 none bigint",
+                           "system_views.view_checks.rows_expected regular -1 none bigint",
+                           "system_views.view_checks.unexpected regular -1 none bigint",
+                           "system_views.view_checks.view_name clustering 0 asc text",
                            "system_virtual_schema.columns.clustering_order regular -1 none text",
                            "system_virtual_schema.columns.column_name clustering 1 asc text",
                            "system_virtual_schema.columns.column_name_bytes regular -1 none blob",

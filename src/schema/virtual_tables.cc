@@ -7,6 +7,7 @@
 #include "schema/schema_tables.h"
 #include "schema/settings_table.h"
 #include "schema/view_build_tables.h"
+#include "schema/view_check_table.h"
 #include "schema/virtual_schema_tables.h"
 
 namespace sibyl::schema {
@@ -25,6 +26,7 @@ VirtualTables VirtualTables::SystemTables() {
   registry.Add(MakeBuiltViewsTable());
   registry.Add(MakeViewBuildsInProgressTable());
   registry.Add(MakeViewBuildsTable());
+  registry.Add(MakeViewChecksTable());
   return registry;
 }
 

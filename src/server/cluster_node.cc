@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "cluster/views/view_update_router.h"
+#include "cluster/views/ring_view_update_router.h"
 #include "locator/token_allocation.h"
 #include "locator/token_ring.h"
 #include "schema/schema_diff.h"

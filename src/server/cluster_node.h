@@ -68,7 +68,7 @@ class ClusterNode {
   boost::asio::thread_pool& statement_workers() { return *workers_; }
 
   // Where the view updates this node derives go on the ring
-  // (cluster/views/view_update_router.h), for the engine's
+  // (cluster/views/ring_view_update_router.h), for the engine's
   // SetViewUpdateRouter. Valid from Open on; it shares the node's current
   // ClusterView, so it may outlive the ClusterNode (routing on the last
   // view).

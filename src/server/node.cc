@@ -25,6 +25,7 @@
 #include "server/cluster_node.h"
 #include "server/cql_server.h"
 #include "server/data_directory.h"
+#include "server/derived_data_info.h"
 #include "server/event_bus.h"
 #include "server/live_data_size.h"
 #include "server/server_context.h"
@@ -247,33 +248,7 @@ int RunNode(const StartOptions& options) {
     // exact (index/indexing_engine.h).
     const auto engine = index::IndexingEngine::Wrap(
         storage::Engine::Open(MakeEngineOptions(config, data_dir.path() / "data"), clock), clock);
-    node_info.index_builds = [&engine] {
-      std::vector<schema::IndexBuildInfo> builds;
-      for (const index::IndexBuildStatus& status : engine->BuildStatuses()) {
-        schema::IndexBuildInfo& build = builds.emplace_back();
-        build.keyspace = status.keyspace;
-        build.table = status.table;
-        build.index = status.index;
-        build.built = status.built;
-        build.partitions_built = status.partitions_built;
-        if (status.partitions_built > 0) build.last_token = status.last_token;
-        build.failure = status.failure;
-      }
-      return builds;
-    };
-    node_info.view_builds = [&engine] {
-      std::vector<schema::ViewBuildInfo> builds;
-      for (const index::IndexBuildStatus& status : engine->ViewBuildStatuses()) {
-        schema::ViewBuildInfo& build = builds.emplace_back();
-        build.keyspace = status.keyspace;
-        build.view = status.index;  // the view's name
-        build.built = status.built;
-        build.partitions_built = status.partitions_built;
-        if (status.partitions_built > 0) build.last_token = status.last_token;
-        build.failure = status.failure;
-      }
-      return builds;
-    };
+    ShowDerivedData(*engine, node_info);
     engine->set_max_pending_view_updates(config.view_outbox_max_pending);
     // The schema: in the data directory (docs/dev/schema-store.md), or, for
     // a node of a cluster, the metadata log in etcd (docs/dev/metadata.md),

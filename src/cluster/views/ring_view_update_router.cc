@@ -1,4 +1,4 @@
-#include "cluster/views/view_update_router.h"
+#include "cluster/views/ring_view_update_router.h"
 
 #include <algorithm>
 #include <span>
@@ -48,6 +48,7 @@ index::ViewUpdateRouter::Targets RingViewUpdateRouter::RouteIn(
   const auto base = replication->placement->ReplicasFor(dht::Token{base_partition.token});
   const auto paired = replication->placement->ReplicasFor(dht::Token{view_partition.token});
   const locator::NodeId& self = view.local_id();
+  targets.base_replica = base.empty() || Contains(base, self);
   if (Contains(paired, self) || paired.empty()) {
     // An empty placement (no ring yet) has nowhere else to send to either.
     targets.local = true;

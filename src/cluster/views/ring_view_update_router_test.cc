@@ -6,7 +6,7 @@
 // NetworkTopologyStrategy, and a node that is no base replica sends to
 // every view replica.
 
-#include "cluster/views/view_update_router.h"
+#include "cluster/views/ring_view_update_router.h"
 
 #include <gtest/gtest.h>
 
