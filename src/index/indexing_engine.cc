@@ -408,7 +408,7 @@ void IndexingEngine::ApplyIndexed(const std::vector<const Mutation*>& mutations,
     }
   }
   if (touched.empty()) return inner_->ApplyAll(mutations);
-  if (views && router_ != nullptr) AwaitOutboxRoom();
+  if (views && router_ != nullptr) RefuseWhenOutboxFull();
 
   std::vector<std::pair<const types::Uuid*, const storage::PartitionKey*>> keys;
   for (const Touched& t : touched) keys.emplace_back(&t.write.table_id, &t.write.partition);
@@ -629,7 +629,7 @@ bool IndexingEngine::BuildStep(const Derived& derived) {
       std::lock_guard lock(mutex_);
       if (stopping_ || !catalog_->derived.contains(derived.id())) return false;
     }
-    if (derived.view != nullptr && router_ != nullptr) AwaitOutboxRoom();
+    if (derived.view != nullptr && router_ != nullptr) RefuseWhenOutboxFull();
     const types::Uuid* table_id = &table.base.id;
     const auto locks = locks_.LockAll({{table_id, &partition.key}});
     const int32_t now = clock_.NowSeconds();
@@ -765,13 +765,12 @@ void IndexingEngine::CountOutbox() {
   outbox_size_ = count;
 }
 
-void IndexingEngine::AwaitOutboxRoom() {
-  const int64_t limit = max_pending_view_updates_.load();
-  if (outbox_size_.load() < limit) return;
-  std::unique_lock lock(outbox_mutex_);
-  const bool room = outbox_drained_.wait_for(lock, std::chrono::seconds(2),
-                                             [&] { return outbox_size_.load() < limit; });
-  if (!room) throw ViewUpdatesBacklogged(outbox_size_.load());
+void IndexingEngine::RefuseWhenOutboxFull() const {
+  // Refused at once, never waited for: replica writes are applied on the
+  // messaging threads, which also carry the acknowledgements that drain
+  // the outbox.
+  const int64_t pending = outbox_size_.load();
+  if (pending >= max_pending_view_updates_.load()) throw ViewUpdatesBacklogged(pending);
 }
 
 std::vector<types::Uuid> IndexingEngine::ViewUpdateTargets() const {
@@ -821,8 +820,6 @@ void IndexingEngine::ViewUpdatesDelivered(const types::Uuid& target,
   }
   inner_->Apply(done);
   outbox_size_ -= static_cast<int64_t>(sequences.size());
-  std::lock_guard lock(outbox_mutex_);
-  outbox_drained_.notify_all();
 }
 
 }  // namespace sibyl::index

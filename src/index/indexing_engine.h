@@ -33,9 +33,10 @@
 // is done index reads throw IndexNotAvailable, and view reads show what is
 // built. Those of empty tables are built at once.
 //
-// Back-pressure: while more than max_pending_view_updates wait in the
-// outbox, writes to tables with views wait for it to drain (up to a few
-// seconds), then fail with ViewUpdatesBacklogged.
+// Back-pressure: while max_pending_view_updates or more wait in the outbox,
+// writes to tables with views (and view builds) are refused with
+// ViewUpdatesBacklogged, at once: a replica write is applied on a messaging
+// thread, which must not wait for the acknowledgements it carries.
 //
 // Thread-safety: as storage::Engine, every method from any thread.
 
@@ -90,7 +91,7 @@ class ViewUpdatesBacklogged : public std::runtime_error {
   explicit ViewUpdatesBacklogged(int64_t pending)
       : std::runtime_error("Too many view updates (" + std::to_string(pending) +
                            ") are waiting for their view replicas; writes to tables with "
-                           "materialized views wait until they are delivered") {}
+                           "materialized views are refused until they are delivered") {}
 };
 
 class IndexingEngine final : public storage::Engine {
@@ -155,7 +156,7 @@ class IndexingEngine final : public storage::Engine {
   void DeriveViewWrites(const IndexedTable& table, const storage::Mutation& before,
                         const storage::Mutation& after, const View* only, int32_t now,
                         std::vector<storage::Mutation>& writes);
-  void AwaitOutboxRoom();
+  void RefuseWhenOutboxFull() const;
   void CountOutbox();
 
   std::unique_ptr<storage::Engine> inner_;
@@ -180,11 +181,9 @@ class IndexingEngine final : public storage::Engine {
   std::atomic<int64_t> outbox_size_{0};
   bool outbox_counted_ = false;  // SyncTables calls are serialized by the schema listener
   std::atomic<int64_t> max_pending_view_updates_{10000};
-  mutable std::mutex outbox_mutex_;
   mutable std::mutex checks_mutex_;
-  std::map<std::pair<std::string, std::string>, ViewCheck>
-      last_checks_;  // GUARDED_BY(checks_mutex_)
-  std::condition_variable outbox_drained_;
+  // GUARDED_BY(checks_mutex_): the last check of each (keyspace, view).
+  std::map<std::pair<std::string, std::string>, ViewCheck> last_checks_;
   std::thread builder_;
 };
 

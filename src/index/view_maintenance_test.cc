@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <map>
 #include <random>
+#include <set>
 #include <thread>
 #include <tuple>
 
@@ -358,6 +359,57 @@ TEST_P(ViewMaintenanceTest, CheckFindsDamageAndRepairMendsIt) {
     engine_->Apply(m);
   }
   ExpectExact("after writes following the repair");
+}
+
+// A router that sends every update to one remote node.
+class SendEverywhere final : public ViewUpdateRouter {
+ public:
+  explicit SendEverywhere(types::Uuid target) : target_(target) {}
+  Targets Route(const std::string&, const PartitionKey&, const PartitionKey&) const override {
+    return Targets{false, {target_}, true};
+  }
+
+ private:
+  types::Uuid target_;
+};
+
+// Remote view updates go to the outbox in the base write's batch, come out
+// as the view mutations, and a full outbox refuses writes until delivered.
+TEST_P(ViewMaintenanceTest, RemoteUpdatesWaitInTheOutboxWhichPushesBack) {
+  types::Uuid target;
+  target.bytes[0] = 0x42;
+  engine_->SetViewUpdateRouter(std::make_shared<SendEverywhere>(target));
+  engine_->set_max_pending_view_updates(6);
+  auto write = [&](int32_t k) {
+    Mutation m = MutationOf(base_, k);
+    RowWrite& row = RowOf(m, 1);
+    row.marker.timestamp = 10;
+    Set(row, "v", Live(10, Int(k)));
+    engine_->Apply(m);
+  };
+  write(1);  // three views: three updates
+  write(2);
+  EXPECT_EQ(engine_->pending_view_updates(), 6);
+  EXPECT_THROW(write(3), ViewUpdatesBacklogged);
+  for (const ViewLayout& view : base_.views) {
+    EXPECT_TRUE(StoredViewRows(*engine_, view, clock_.NowSeconds()).empty())
+        << view.name << ": a remote update was applied here";
+  }
+  EXPECT_EQ(engine_->ViewUpdateTargets(), std::vector<types::Uuid>{target});
+  const std::vector<PendingViewUpdate> pending = engine_->PendingViewUpdates(target, 100);
+  ASSERT_EQ(pending.size(), 6u);
+  std::vector<int64_t> sequences;
+  std::set<types::Uuid> tables;
+  for (const PendingViewUpdate& update : pending) {
+    sequences.push_back(update.sequence);
+    tables.insert(Mutation::Deserialize(update.mutation).table_id);
+  }
+  EXPECT_TRUE(std::is_sorted(sequences.begin(), sequences.end()));
+  EXPECT_EQ(tables.size(), 3u);
+  engine_->ViewUpdatesDelivered(target, sequences);
+  EXPECT_EQ(engine_->pending_view_updates(), 0);
+  EXPECT_TRUE(engine_->ViewUpdateTargets().empty());
+  EXPECT_NO_THROW(write(3));
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, ViewMaintenanceTest, ::testing::Values(false, true),
