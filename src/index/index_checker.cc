@@ -1,31 +1,18 @@
 #include "index/index_checker.h"
 
+#include "index/derived_check.h"
+
 namespace sibyl::index {
 namespace {
-
-constexpr int32_t kPartitionsPerPage = 64;
 
 Entries ExpectedEntries(const storage::Engine& engine, const storage::TableLayout& base,
                         const storage::IndexLayout& index, int32_t now) {
   Entries expected;
-  storage::ReadCommand scan;
-  scan.table_id = base.id;
-  scan.partition_limit = kPartitionsPerPage;
-  scan.now_seconds = now;
-  for (;;) {
-    const storage::ReadResult page = engine.Read(scan);
-    for (const storage::ReadPartition& partition : page.partitions) {
-      storage::ReadCommand whole;
-      whole.table_id = base.id;
-      whole.partitions = {partition.key};
-      whole.now_seconds = now;
-      for (const storage::Mutation& held : engine.ReadUnfiltered(whole)) {
-        CollectEntries(base, index, held, now, expected);
-      }
-    }
-    if (!page.next) return expected;
-    scan.resume_after = page.next;
-  }
+  ForEachHeldPartition(engine, base, now,
+                       [&](const storage::PartitionKey&, const storage::Mutation& held) {
+                         CollectEntries(base, index, held, now, expected);
+                       });
+  return expected;
 }
 
 Entries ActualEntries(const storage::Engine& engine, const storage::TableLayout& base,
@@ -57,17 +44,8 @@ IndexDifferences CheckIndex(const storage::Engine& engine, const storage::TableL
   const Entries actual = ActualEntries(engine, base, index, now_seconds);
   IndexDifferences differences;
   differences.entries_expected = static_cast<int64_t>(expected.size());
-  for (const auto& [key, liveness] : expected) {
-    auto it = actual.find(key);
-    if (it == actual.end()) {
-      differences.missing.push_back(key);
-    } else if (!(it->second == liveness)) {
-      differences.wrong_expiry.push_back(key);
-    }
-  }
-  for (const auto& [key, liveness] : actual) {
-    if (!expected.contains(key)) differences.unexpected.push_back(key);
-  }
+  CompareDerived(expected, actual, differences.missing, differences.unexpected,
+                 differences.wrong_expiry);
   return differences;
 }
 

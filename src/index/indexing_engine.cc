@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "dht/token.h"
+#include "index/derived_check.h"
 #include "index/index_entries.h"
 #include "index/index_reader.h"
 #include "index/view_checker.h"
@@ -633,11 +634,8 @@ bool IndexingEngine::BuildStep(const Derived& derived) {
     const types::Uuid* table_id = &table.base.id;
     const auto locks = locks_.LockAll({{table_id, &partition.key}});
     const int32_t now = clock_.NowSeconds();
-    ReadCommand whole;
-    whole.table_id = table.base.id;
-    whole.partitions = {partition.key};
-    whole.now_seconds = now;
-    std::vector<Mutation> held = inner_->ReadUnfiltered(whole);
+    std::vector<Mutation> held =
+        inner_->ReadUnfiltered(WholePartition(table.base.id, partition.key, now));
     std::vector<Mutation> writes;
     if (!held.empty()) {
       if (derived.index != nullptr) {
@@ -713,12 +711,9 @@ ViewCheck IndexingEngine::CheckView(const std::string& keyspace, const std::stri
       const storage::PartitionKey base_partition = BasePartitionOf(table->base, view->layout, key);
       const auto locks = locks_.LockAll({{&table->base.id, &base_partition}});
       const int32_t now = clock_.NowSeconds();
-      ReadCommand whole;
-      whole.table_id = table->base.id;
-      whole.partitions = {base_partition};
-      whole.now_seconds = now;
       ViewRows rows;
-      for (const Mutation& held : inner_->ReadUnfiltered(whole)) {
+      for (const Mutation& held :
+           inner_->ReadUnfiltered(WholePartition(table->base.id, base_partition, now))) {
         CollectViewRows(table->base, view->layout, held, now, rows);
       }
       auto desired = rows.find(key);

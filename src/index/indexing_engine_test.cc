@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "index/engine_test_util.h"
 #include "index/index_checker.h"
 #include "index/index_reader.h"
 #include "storage/random_workload_test_util.h"
@@ -26,6 +27,7 @@ namespace {
 
 using namespace storage;
 using namespace storage::testing;
+using namespace index::testing;
 using Target = IndexLayout::Target;
 using Source = IndexLayout::Source;
 
@@ -62,12 +64,6 @@ TableLayout IndexedTable() {
   add("by_c", Target::kSimple, Source::kClustering, "c", i);
   add("by_pk", Target::kSimple, Source::kPartitionKey, "pk", i);
   return table;
-}
-
-uint32_t Seed() {
-  if (const char* seed = std::getenv("SIBYL_INDEX_SEED"))
-    return static_cast<uint32_t>(std::atoi(seed));
-  return static_cast<uint32_t>(std::random_device{}());
 }
 
 // The rows an index query should answer: a scan of the base, filtered.
@@ -181,13 +177,7 @@ IndexQuery RandomQuery(RandomWorkload& w, const IndexLayout& index) {
 class IndexingEngineTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
-    std::unique_ptr<Engine> inner;
-    if (GetParam()) {
-      inner = Engine::Open({.directory = dir_.path()}, clock_);
-    } else {
-      inner = ReferenceEngine::Create();
-    }
-    engine_ = IndexingEngine::Wrap(std::move(inner), clock_);
+    engine_ = OpenIndexingEngine(GetParam(), dir_, clock_);
     engine_->SyncTables({table_});
   }
 

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <tuple>
 
+#include "index/derived_check.h"
+
 namespace sibyl::index {
 namespace {
 
-constexpr int32_t kPartitionsPerPage = 64;
 constexpr int32_t kRowsPerPage = 1024;
 
 void SortCells(ViewRow& row) {
@@ -18,28 +19,14 @@ void SortCells(ViewRow& row) {
 ViewRows ExpectedRows(const storage::Engine& engine, const storage::TableLayout& base,
                       const storage::ViewLayout& view, int32_t now, const ViewRowFilter& covered) {
   ViewRows expected;
-  storage::ReadCommand scan;
-  scan.table_id = base.id;
-  scan.partition_limit = kPartitionsPerPage;
-  scan.now_seconds = now;
-  for (;;) {
-    const storage::ReadResult page = engine.Read(scan);
-    for (const storage::ReadPartition& partition : page.partitions) {
-      storage::ReadCommand whole;
-      whole.table_id = base.id;
-      whole.partitions = {partition.key};
-      whole.now_seconds = now;
-      for (const storage::Mutation& held : engine.ReadUnfiltered(whole)) {
-        ViewRows rows;
-        CollectViewRows(base, view, held, now, rows);
-        for (auto& [key, row] : rows) {
-          if (!covered || covered(partition.key, key)) expected[key] = std::move(row);
-        }
-      }
-    }
-    if (!page.next) break;
-    scan.resume_after = page.next;
-  }
+  ForEachHeldPartition(engine, base, now,
+                       [&](const storage::PartitionKey& partition, const storage::Mutation& held) {
+                         ViewRows rows;
+                         CollectViewRows(base, view, held, now, rows);
+                         for (auto& [key, row] : rows) {
+                           if (!covered || covered(partition, key)) expected[key] = std::move(row);
+                         }
+                       });
   for (auto& [key, row] : expected) SortCells(row);
   return expected;
 }
@@ -88,17 +75,8 @@ ViewDifferences CheckView(const storage::Engine& engine, const storage::TableLay
   }
   ViewDifferences differences;
   differences.rows_expected = static_cast<int64_t>(expected.size());
-  for (const auto& [key, row] : expected) {
-    auto found = actual.find(key);
-    if (found == actual.end()) {
-      differences.missing.push_back(key);
-    } else if (!(found->second == row)) {
-      differences.different.push_back(key);
-    }
-  }
-  for (const auto& [key, row] : actual) {
-    if (!expected.contains(key)) differences.unexpected.push_back(key);
-  }
+  CompareDerived(expected, actual, differences.missing, differences.unexpected,
+                 differences.different);
   return differences;
 }
 

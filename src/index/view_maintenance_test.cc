@@ -18,6 +18,7 @@
 #include <tuple>
 
 #include "dht/token.h"
+#include "index/engine_test_util.h"
 #include "index/indexing_engine.h"
 #include "index/view_checker.h"
 #include "storage/random_workload_test_util.h"
@@ -29,6 +30,7 @@ namespace {
 
 using namespace storage;
 using namespace storage::testing;
+using namespace index::testing;
 using Source = ViewLayout::Source;
 
 types::Uuid ViewId(uint8_t n) {
@@ -150,22 +152,10 @@ VisibleRows ExpectedFromBaseRead(const Engine& engine, const TableLayout& base,
   return out;
 }
 
-uint32_t Seed() {
-  if (const char* seed = std::getenv("SIBYL_INDEX_SEED"))
-    return static_cast<uint32_t>(std::atoi(seed));
-  return static_cast<uint32_t>(std::random_device{}());
-}
-
 class ViewMaintenanceTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
-    std::unique_ptr<Engine> inner;
-    if (GetParam()) {
-      inner = Engine::Open({.directory = dir_.path()}, clock_);
-    } else {
-      inner = ReferenceEngine::Create();
-    }
-    engine_ = IndexingEngine::Wrap(std::move(inner), clock_);
+    engine_ = OpenIndexingEngine(GetParam(), dir_, clock_);
     engine_->SyncTables(Tables(base_));
   }
 

@@ -1,5 +1,6 @@
 #include "schema/index_tables.h"
 
+#include "schema/build_progress_columns.h"
 #include "schema/system_keyspaces.h"
 #include "schema/virtual_keyspaces.h"
 #include "types/value_codec.h"
@@ -38,22 +39,10 @@ class IndexBuildsTable final : public VirtualTable {
                std::vector<Row>& rows) const override {
     for (const IndexBuildInfo& build : Builds(context)) {
       RowWriter row(table);
-      const char* status = build.built ? "built" : (build.failure.empty() ? "building" : "failed");
       row.Set("keyspace_name", types::EncodeText(build.keyspace))
           .Set("table_name", types::EncodeText(build.table))
-          .Set("index_name", types::EncodeText(build.index))
-          .Set("status", types::EncodeText(status))
-          .Set("partitions_built", types::EncodeBigint(build.partitions_built));
-      if (build.last_token && !build.built) {
-        row.Set("last_token", types::EncodeBigint(*build.last_token));
-      } else {
-        row.SetNull("last_token");
-      }
-      if (build.failure.empty()) {
-        row.SetNull("failure");
-      } else {
-        row.Set("failure", types::EncodeText(build.failure));
-      }
+          .Set("index_name", types::EncodeText(build.index));
+      SetBuildProgress(row, build.built, build.failure, build.partitions_built, build.last_token);
       rows.push_back(row.Take());
     }
   }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "dht/token.h"
+#include "schema/build_progress_columns.h"
 #include "schema/system_keyspaces.h"
 #include "schema/virtual_keyspaces.h"
 #include "types/value_codec.h"
@@ -72,26 +73,14 @@ class ViewBuildsTable final : public VirtualTable {
                std::vector<Row>& rows) const override {
     for (const ViewBuildInfo& build : Builds(context)) {
       RowWriter row(table);
-      const char* status = build.built ? "built" : (build.failure.empty() ? "building" : "failed");
       row.Set("keyspace_name", types::EncodeText(build.keyspace))
-          .Set("view_name", types::EncodeText(build.view))
-          .Set("status", types::EncodeText(status))
-          .Set("partitions_built", types::EncodeBigint(build.partitions_built));
+          .Set("view_name", types::EncodeText(build.view));
+      SetBuildProgress(row, build.built, build.failure, build.partitions_built, build.last_token);
       const TablePtr view = context.schema.FindTable(build.keyspace, build.view);
       if (view != nullptr && view->view) {
         row.Set("base_table_name", types::EncodeText(view->view->base_table));
       } else {
         row.SetNull("base_table_name");
-      }
-      if (build.last_token && !build.built) {
-        row.Set("last_token", types::EncodeBigint(*build.last_token));
-      } else {
-        row.SetNull("last_token");
-      }
-      if (build.failure.empty()) {
-        row.SetNull("failure");
-      } else {
-        row.Set("failure", types::EncodeText(build.failure));
       }
       rows.push_back(row.Take());
     }

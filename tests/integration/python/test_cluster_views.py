@@ -13,25 +13,16 @@ from __future__ import annotations
 
 import re
 import subprocess
-import time
-from typing import Callable, Iterator
+from typing import Iterator
 
 import pytest
 from cassandra import ConsistencyLevel
 from cassandra.query import SimpleStatement
 
-from cluster_process import RunningCluster, running_cluster
+from cluster_process import RunningCluster, running_cluster, wait_for
 from sibyl_process import sibyl_binary
 
 LEVELS = (ConsistencyLevel.ONE, ConsistencyLevel.QUORUM, ConsistencyLevel.ALL)
-
-
-def wait_until(condition: Callable[[], object], timeout_s: float, what: str) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout_s:.0f} s waiting for {what}")
-        time.sleep(0.25)
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +90,7 @@ def test_views_on_the_ring_follow_their_base_at_every_level(cluster: RunningClus
         assert len(expected) > 40
         # The paired view replicas receive their updates through the outbox,
         # a moment after the base write: wait until every replica has them.
-        wait_until(lambda: view_at(session, keyspace, ConsistencyLevel.ALL) == expected, 30,
+        wait_for(lambda: view_at(session, keyspace, ConsistencyLevel.ALL) == expected, 30,
                    "the view to hold what its base gives")
         for level in LEVELS:
             assert view_at(session, keyspace, level) == expected, level
@@ -129,8 +120,8 @@ def test_a_view_created_on_existing_data_is_built_on_every_node(cluster: Running
             built = re.findall(rf"^{keyspace}\s+by_v\s+built\s", out.stdout, re.MULTILINE)
             return out.returncode == 0 and len(built) == 3
 
-        wait_until(built_everywhere, 60, "the view to be built on every node")
-        wait_until(lambda: view_at(session, keyspace, ConsistencyLevel.ALL) == expected, 30,
+        wait_for(built_everywhere, 60, "the view to be built on every node")
+        wait_for(lambda: view_at(session, keyspace, ConsistencyLevel.ALL) == expected, 30,
                    "the built view to hold what its base gives")
 
 
@@ -152,8 +143,8 @@ def test_a_killed_view_replica_gets_its_rows_when_it_is_back(cluster: RunningClu
         finally:
             cluster.start_node(victim)
             cluster.wait_until_serving(victim)
-        wait_until(lambda: len(expected_view(session, keyspace)) == 60, 60,
+        wait_for(lambda: len(expected_view(session, keyspace)) == 60, 60,
                    "the base to be readable at ALL again")
         expected = expected_view(session, keyspace)
-        wait_until(lambda: view_at(session, keyspace, ConsistencyLevel.ALL) == expected, 60,
+        wait_for(lambda: view_at(session, keyspace, ConsistencyLevel.ALL) == expected, 60,
                    "the view to hold every row written while a node was down")
