@@ -15,9 +15,9 @@
 #include <cstdlib>
 #include <thread>
 
-#include "index/engine_test_util.h"
 #include "index/index_checker.h"
 #include "index/index_reader.h"
+#include "index/indexing_engine_test_util.h"
 #include "storage/random_workload_test_util.h"
 #include "storage/read_result_text.h"
 #include "storage/reference_engine.h"

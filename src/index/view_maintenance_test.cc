@@ -18,8 +18,8 @@
 #include <tuple>
 
 #include "dht/token.h"
-#include "index/engine_test_util.h"
 #include "index/indexing_engine.h"
+#include "index/indexing_engine_test_util.h"
 #include "index/view_checker.h"
 #include "storage/random_workload_test_util.h"
 #include "storage/reference_engine.h"
