@@ -72,6 +72,8 @@ stress() {
 }
 
 for indexes in 0 1 3 view; do
+  label="$indexes index(es)"
+  [[ "$indexes" == view ]] && label="one materialized view"
   start_database
   stress --duration 1s >/dev/null  # creates the keyspace and table
   if [[ "$indexes" == view ]]; then
@@ -83,10 +85,10 @@ for indexes in 0 1 3 view; do
   for _ in $(seq "$repeat"); do
     out=$(stress --duration "${seconds}s" --no-schema)
     results+=("$(awk '/throughput/ {print $2}' <<<"$out")")
-    echo "$indexes index(es): $(grep -E 'throughput|latency' <<<"$out" | tr '\n' ' ')"
+    echo "$label: $(grep -E 'throughput|latency' <<<"$out" | tr '\n' ' ')"
   done
   median=$(printf '%s\n' "${results[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-  echo "INSERT with $indexes index(es) or view: median $median ops/s"
+  echo "INSERT with $label: median $median ops/s"
   stop_database
 done
 
