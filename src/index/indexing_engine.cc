@@ -295,8 +295,9 @@ void IndexingEngine::DeriveViewWrites(const IndexedTable& table, const Mutation&
     const ViewUpdateRouter::Targets targets =
         router_->Route(table.base.keyspace, after.partition, update.partition);
     for (const types::Uuid& target : targets.remote) {
-      writes.push_back(ViewOutboxRecord(target, clock_.NextTimestampMicros(), update,
-                                        clock_.NextTimestampMicros()));
+      // The node's increasing timestamp orders the outbox and dates the record.
+      const int64_t sequence = clock_.NextTimestampMicros();
+      writes.push_back(ViewOutboxRecord(target, sequence, update, sequence));
       ++outbox_size_;
     }
     if (targets.local) writes.push_back(std::move(update));

@@ -369,12 +369,12 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
   if (const auto* modification = std::get_if<ModificationPlan>(&statement.plan)) {
     const ModificationStatement& write = *modification->statement;
     if (write.table()->is_virtual && !write.has_conditions()) {
-      SystemClock clock;
-      virtual_rows_.Modify(
-          schema, *write.table(),
-          write.BuildVirtualMutations(
-              values, params,
-              coordinator_ != nullptr ? coordinator_->clock() : static_cast<Clock&>(clock)));
+      // A virtual table's cells carry no timestamp that means anything: any
+      // clock builds them (a processor for virtual tables alone has no coordinator).
+      SystemClock fallback;
+      Clock& clock = coordinator_ != nullptr ? coordinator_->clock() : fallback;
+      virtual_rows_.Modify(schema, *write.table(),
+                           write.BuildVirtualMutations(values, params, clock));
       return VoidResult{};
     }
     return ExecuteModification(*modification, values, params, schema, RequireCoordinator());
