@@ -252,7 +252,8 @@ Result QueryProcessor::Batch(const protocol::BatchMessage& message, ClientState&
       .type = message.type,
       .timestamp = message.default_timestamp.value_or(coordinator.clock().NextTimestampMicros()),
       .limits = options_.batch_limits,
-      .warnings = &client.warnings};
+      .warnings = &client.warnings,
+      .guardrails = options_.guardrails};
   return ExecuteBatch(children, execution, *schema, coordinator);
 }
 
@@ -286,11 +287,18 @@ Result QueryProcessor::RunBatch(const BatchPlan& batch, const BoundValues& value
       .type = batch.type,
       .timestamp = timestamp.value_or(coordinator.clock().NextTimestampMicros()),
       .limits = options_.batch_limits,
-      .warnings = &client.warnings};
+      .warnings = &client.warnings,
+      .guardrails = options_.guardrails};
   return ExecuteBatch(children, execution, schema, coordinator);
 }
 
-Result QueryProcessor::RunTruncate(const TruncatePlan& truncate, const schema::Schema& schema) {
+Result QueryProcessor::RunTruncate(const TruncatePlan& truncate, const schema::Schema& schema,
+                                   ClientState& client) {
+  // TruncateStatement.validate, before the table is looked up.
+  if (options_.guardrails != nullptr) {
+    options_.guardrails->EnsureEnabled(guardrails::GuardrailId::kDropTruncateTable,
+                                       &client.warnings);
+  }
   const schema::KeyspaceMetadata* keyspace = schema.FindKeyspace(truncate.keyspace);
   if (keyspace == nullptr) ThrowInvalid("keyspace " + truncate.keyspace + " does not exist");
   const schema::TablePtr found = schema::FindTableOrView(*keyspace, truncate.table);
@@ -342,6 +350,7 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
     SchemaChangeContext context;
     context.warnings = &client.warnings;
     context.materialized_views = options_.materialized_views;
+    context.guardrails = options_.guardrails;
     if (!node_.data_center.empty()) {
       // The ring's datacenters and their sizes: this node and its peers.
       context.replication.datacenters = {node_.data_center};
@@ -377,19 +386,21 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
                            write.BuildVirtualMutations(values, params, clock));
       return VoidResult{};
     }
-    return ExecuteModification(*modification, values, params, schema, RequireCoordinator());
+    return ExecuteModification(*modification, values, params, schema, RequireCoordinator(),
+                               {options_.guardrails, &client.warnings});
   }
   if (const auto* batch = std::get_if<std::shared_ptr<const BatchPlan>>(&statement.plan)) {
     return RunBatch(**batch, values, params, client, schema);
   }
   if (const auto* truncate = std::get_if<TruncatePlan>(&statement.plan)) {
-    return RunTruncate(*truncate, schema);
+    return RunTruncate(*truncate, schema, client);
   }
   const auto& select = std::get<std::shared_ptr<const SelectStatement>>(statement.plan);
   SelectContext context;
   if (coordinator_ != nullptr) context.clock = &coordinator_->clock();
   context.warnings = &client.warnings;
   context.thresholds = options_.read_thresholds;
+  context.guardrails = options_.guardrails;
   if (!node_.broadcast_address.empty()) context.node_address = node_.broadcast_address;
   return select->Execute(values, params, schema, SourceFor(*select->table()), context);
 }

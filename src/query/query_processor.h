@@ -31,6 +31,7 @@
 
 #include "cluster/coordinator.h"
 #include "common/bytes.h"
+#include "guardrails/guardrails.h"
 #include "protocol/request.h"
 #include "protocol/response.h"
 #include "query/client_state.h"
@@ -62,6 +63,9 @@ struct QueryProcessorOptions {
   // materialized_views_enabled and Sibyl's
   // materialized_views_strict_primary_key_selection.
   MaterializedViewSettings materialized_views;
+  // The guardrails statements check (guardrails/guardrails.h); outlives the
+  // processor. Null: none are checked (tests of the statement layer).
+  const guardrails::Guardrails* guardrails = nullptr;
 };
 
 class QueryProcessor {
@@ -134,7 +138,8 @@ class QueryProcessor {
   Result RunBatch(const BatchPlan& batch, const BoundValues& values,
                   const protocol::QueryParameters& params, ClientState& client,
                   const schema::Schema& schema);
-  Result RunTruncate(const TruncatePlan& truncate, const schema::Schema& schema);
+  Result RunTruncate(const TruncatePlan& truncate, const schema::Schema& schema,
+                     ClientState& client);
   const RowSource& SourceFor(const schema::TableMetadata& table) const;
   // The coordinator; throws when the processor has none.
   cluster::Coordinator& RequireCoordinator() const;

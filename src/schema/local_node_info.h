@@ -13,6 +13,10 @@
 
 #include "types/uuid.h"
 
+namespace sibyl::guardrails {
+class Guardrails;
+}
+
 namespace sibyl::schema {
 
 struct PeerInfo {
@@ -113,6 +117,9 @@ struct LocalNodeInfo {
       check_view;
   // The last check of each view.
   std::function<std::vector<ViewCheckInfo>()> view_checks;
+  // The node's guardrails (system_views.guardrails, system_views.settings);
+  // outlives the node's statements. Null: none (tests of tables alone).
+  guardrails::Guardrails* guardrails = nullptr;
 
   // The other members of the cluster now, never this node.
   std::vector<PeerInfo> Peers() const { return current_peers ? current_peers() : peers; }

@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -31,6 +32,16 @@ class PropertyDefinitions {
 
   bool Has(std::string_view name) const { return properties_.count(name) > 0; }
   bool empty() const { return properties_.empty(); }
+  // The names given (Cassandra's updatedProperties()), in name order.
+  std::set<std::string> Names() const {
+    std::set<std::string> names;
+    for (const auto& [name, value] : properties_) names.insert(name);
+    return names;
+  }
+  // Forgets `name` (the table_properties_ignored guardrail).
+  void Remove(std::string_view name) {
+    if (auto it = properties_.find(name); it != properties_.end()) properties_.erase(it);
+  }
 
   // The string value; throws CqlError(kSyntaxError, "Invalid value for
   // property 'x'. It should be a string") when it is a map.

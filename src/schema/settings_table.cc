@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "guardrails/guardrails.h"
 #include "schema/virtual_keyspaces.h"
 #include "types/value_codec.h"
 
@@ -15,7 +16,7 @@ class SettingsTable final : public VirtualTable {
  protected:
   void Produce(const TableMetadata& table, const VirtualTableContext& context,
                std::vector<Row>& rows) const override {
-    for (const auto& [name, value] : context.node.settings) {
+    const auto add = [&](const std::string& name, const std::optional<std::string>& value) {
       RowWriter row(table);
       row.Set("name", types::EncodeText(name));
       if (value) {
@@ -24,6 +25,12 @@ class SettingsTable final : public VirtualTable {
         row.SetNull("value");
       }
       rows.push_back(row.Take());
+    };
+    for (const auto& [name, value] : context.node.settings) add(name, value);
+    // The guardrail keys, live: an UPDATE of system_views.guardrails shows here.
+    if (context.node.guardrails == nullptr) return;
+    for (const auto& [name, value] : context.node.guardrails->AllSettings()) {
+      if (context.node.settings.count(name) == 0) add(name, value);
     }
   }
 };

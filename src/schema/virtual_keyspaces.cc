@@ -118,6 +118,22 @@ KeyspacePtr MakeViewsKeyspace() {
           .Column("repaired", "bigint")
           .Build();
   keyspace->tables.emplace(view_checks->name, view_checks);
+  // Sibyl's own: the guardrails' live settings, changed by UPDATE
+  // (guardrails_table.h).
+  TablePtr guardrails =
+      VirtualTableBuilder(kViewsKeyspace, "guardrails", "guardrails and their live settings")
+          .PartitionKey("name", "text")
+          .Column("kind", "text")
+          .Column("warn_threshold", "text")
+          .Column("fail_threshold", "text")
+          .Column("enabled", "boolean")
+          .Column("warned", "boolean")
+          .Column("warned_values", "text")
+          .Column("ignored_values", "text")
+          .Column("disallowed_values", "text")
+          .Column("enforced", "text")
+          .Build();
+  keyspace->tables.emplace(guardrails->name, guardrails);
   return keyspace;
 }
 

@@ -98,18 +98,21 @@ TEST_F(VirtualKeyspacesTest, KeyspacesListsTheVirtualKeyspacesByName) {
 }
 
 TEST_F(VirtualKeyspacesTest, TablesListsEveryVirtualTableWithItsComment) {
-  EXPECT_EQ(Column("system_virtual_schema", "tables", "table_name"),
-            (std::vector<std::string>{"gossip_info", "index_builds", "settings", "view_builds",
-                                      "view_checks", "columns", "keyspaces", "tables"}));
-  EXPECT_EQ(Column("system_virtual_schema", "tables", "keyspace_name"),
-            (std::vector<std::string>{"system_views", "system_views", "system_views",
-                                      "system_views", "system_views", "system_virtual_schema",
-                                      "system_virtual_schema", "system_virtual_schema"}));
+  EXPECT_EQ(
+      Column("system_virtual_schema", "tables", "table_name"),
+      (std::vector<std::string>{"gossip_info", "guardrails", "index_builds", "settings",
+                                "view_builds", "view_checks", "columns", "keyspaces", "tables"}));
+  EXPECT_EQ(
+      Column("system_virtual_schema", "tables", "keyspace_name"),
+      (std::vector<std::string>{"system_views", "system_views", "system_views", "system_views",
+                                "system_views", "system_views", "system_virtual_schema",
+                                "system_virtual_schema", "system_virtual_schema"}));
   EXPECT_EQ(
       Column("system_virtual_schema", "tables", "comment"),
       (std::vector<std::string>{
-          "lists the gossip information for the cluster", "secondary index builds on this node",
-          "current settings", "materialized view builds on this node",
+          "lists the gossip information for the cluster", "guardrails and their live settings",
+          "secondary index builds on this node", "current settings",
+          "materialized view builds on this node",
           "checks of materialized views against their base tables", "virtual column definitions",
           "virtual keyspace definitions", "virtual table definitions"}));
 }
@@ -146,6 +149,16 @@ TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
                            "system_views.gossip_info.release_version regular -1 none text",
                            "system_views.gossip_info.schema regular -1 none text",
                            "system_views.gossip_info.tokens regular -1 none frozen<set<text>>",
+                           "system_views.guardrails.disallowed_values regular -1 none text",
+                           "system_views.guardrails.enabled regular -1 none boolean",
+                           "system_views.guardrails.enforced regular -1 none text",
+                           "system_views.guardrails.fail_threshold regular -1 none text",
+                           "system_views.guardrails.ignored_values regular -1 none text",
+                           "system_views.guardrails.kind regular -1 none text",
+                           "system_views.guardrails.name partition_key 0 none text",
+                           "system_views.guardrails.warn_threshold regular -1 none text",
+                           "system_views.guardrails.warned regular -1 none boolean",
+                           "system_views.guardrails.warned_values regular -1 none text",
                            "system_views.index_builds.failure regular -1 none text",
                            "system_views.index_builds.index_name clustering 1 asc text",
                            "system_views.index_builds.keyspace_name partition_key 0 none text",

@@ -2,6 +2,7 @@
 
 #include "common/check.h"
 #include "schema/gossip_info_table.h"
+#include "schema/guardrails_table.h"
 #include "schema/index_tables.h"
 #include "schema/node_tables.h"
 #include "schema/schema_tables.h"
@@ -27,6 +28,7 @@ VirtualTables VirtualTables::SystemTables() {
   registry.Add(MakeViewBuildsInProgressTable());
   registry.Add(MakeViewBuildsTable());
   registry.Add(MakeViewChecksTable());
+  registry.Add(MakeGuardrailsTable());
   return registry;
 }
 

@@ -7,6 +7,10 @@
 #include <charconv>
 #include <functional>
 #include <set>
+#include <stdexcept>
+
+#include "guardrails/guardrail_catalog.h"
+#include "guardrails/guardrails.h"
 
 namespace sibyl::server {
 namespace {
@@ -492,6 +496,15 @@ bool IsIgnoredCassandraKey(const std::string& key) {
 
 void SetConfigValue(Config& config, const std::string& key, const std::string& value) {
   if (key == "data_dir") return SetConfigValue(config, "data_file_directories", value);
+  if (guardrails::FindGuardrailKey(key)) {
+    try {
+      guardrails::Guardrails::CheckValue(key, value);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(e.what());
+    }
+    config.guardrails.emplace_back(key, value);
+    return;
+  }
   auto it = Keys().find(key);
   if (it == Keys().end()) throw ConfigError("Unknown configuration key '" + key + "'");
   it->second.set(config, key, value);
@@ -521,6 +534,20 @@ std::vector<std::string> LoadConfigFile(Config& config, const std::filesystem::p
     }
     if (IsIgnoredCassandraKey(key)) {
       warnings.push_back("Ignoring cassandra.yaml key '" + key + "': not used by Sibyl");
+      continue;
+    }
+    if (guardrails::FindGuardrailKey(key)) {
+      // A list of values ([ALL, ANY]) or a single value.
+      std::string text;
+      if (value.IsSequence()) {
+        for (const auto& item : value) text += (text.empty() ? "" : ",") + item.as<std::string>();
+      } else if (value.IsScalar()) {
+        text = value.Scalar();
+      } else if (!value.IsNull()) {
+        throw ConfigError("Invalid value for " + key + " in " + file.string() +
+                          ": expected a value or a list");
+      }
+      SetConfigValue(config, key, text);
       continue;
     }
     if (key != "data_dir" && Keys().find(key) == Keys().end()) {
@@ -553,6 +580,12 @@ std::vector<std::string> LoadConfigFile(Config& config, const std::filesystem::p
 
 void ValidateConfig(const Config& config) {
   if (config.cluster_name.empty()) throw ConfigError("cluster_name must not be empty");
+  try {
+    guardrails::Guardrails checked;
+    checked.Apply(config.guardrails);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
   if (config.data_file_directories.empty())
     throw ConfigError("data_file_directories must not be empty");
   // DatabaseDescriptor's checks, with its messages.
@@ -583,6 +616,13 @@ std::string DescribeConfigKeys() {
       left += "  ";
     out += left + spec.description + "\n";
   }
+  out +=
+      "  --<guardrail key> VALUE                       every guardrail key of cassandra.yaml "
+      "(4.1, 5.0),\n"
+      "                                                e.g. --page-size-warn-threshold 5000, "
+      "--allow-filtering-enabled false\n"
+      "                                                (docs/guardrails.md; live in "
+      "system_views.guardrails)\n";
   return out;
 }
 

@@ -65,6 +65,10 @@ struct Config {
   // then fail (index/indexing_engine.h's back-pressure). Cassandra has no
   // such queue: its base replica waits for the view replica's reply.
   int32_t view_outbox_max_pending = 10000;
+  // The guardrail keys given (docs/guardrails.md: every guardrail key of
+  // Cassandra 4.1 and 5.0, and Sibyl's), in the order given: the node
+  // applies them together over Sibyl's defaults (guardrails/guardrails.h).
+  std::vector<std::pair<std::string, std::string>> guardrails;
 
   // The cluster (docs/cluster.md). seed_provider's seeds, "host[:port]":
   // nodes a starting node greets first; membership itself lives in the

@@ -16,6 +16,7 @@
 #include "cluster/node_identity.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "guardrails/guardrails.h"
 #include "index/indexing_engine.h"
 #include "locator/snitch.h"
 #include "query/query_processor.h"
@@ -249,6 +250,11 @@ int RunNode(const StartOptions& options) {
     const auto engine = index::IndexingEngine::Wrap(
         storage::Engine::Open(MakeEngineOptions(config, data_dir.path() / "data"), clock), clock);
     ShowDerivedData(*engine, node_info);
+    // Sibyl's defaults, then the configuration's keys (checked as a whole
+    // by ValidateConfig); UPDATE of system_views.guardrails changes them live.
+    guardrails::Guardrails guardrails;
+    guardrails.Apply(config.guardrails);
+    node_info.guardrails = &guardrails;
     engine->set_max_pending_view_updates(config.view_outbox_max_pending);
     // The schema: in the data directory (docs/dev/schema-store.md), or, for
     // a node of a cluster, the metadata log in etcd (docs/dev/metadata.md),
@@ -276,6 +282,7 @@ int RunNode(const StartOptions& options) {
     processor_options.read_thresholds.tombstone_warn = config.tombstone_warn_threshold;
     processor_options.read_thresholds.tombstone_failure = config.tombstone_failure_threshold;
     processor_options.materialized_views.enabled = config.materialized_views_enabled;
+    processor_options.guardrails = &guardrails;
     processor_options.materialized_views.strict_primary_key_selection =
         config.materialized_views_strict_primary_key_selection;
     if (in_cluster) {

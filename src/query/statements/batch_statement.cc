@@ -160,6 +160,12 @@ Result ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchE
   const bool has_conditions = std::any_of(
       children.begin(), children.end(),
       [](const BatchChildRequest& child) { return child.plan->statement->has_conditions(); });
+  // 5.0 checks each statement of a batch, and the batch's consistency once;
+  // not the timestamp guardrails.
+  const WriteGuardrails checks{execution.guardrails, execution.warnings};
+  GuardWriteConsistency(*children.front().params, checks);
+  for (const BatchChildRequest& child : children)
+    GuardWriteStatement(*child.plan->statement, checks);
   if (has_conditions) return ExecuteConditionalChildren(children, schema, coordinator);
   // 4.1's BatchStatement.executeWithoutConditions checks no consistency
   // level: a batch at SERIAL, or of counters at ANY, is written.
@@ -173,6 +179,7 @@ Result ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchE
     const BoundValues values(statement.bind_specs(), params);
     std::vector<storage::Mutation> mutations =
         statement.BuildMutations(values, params, coordinator.clock(), &coordinator);
+    GuardWrittenValues(*statement.table(), mutations, checks);
     for (auto& mutation : mutations) all.push_back(std::move(mutation));
   }
   CheckLoggedGcGrace(children, execution);
@@ -192,9 +199,11 @@ Result ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchE
 
 Result ExecuteModification(const ModificationPlan& plan, const BoundValues& values,
                            const protocol::QueryParameters& params, const schema::Schema& schema,
-                           cluster::Coordinator& coordinator) {
+                           cluster::Coordinator& coordinator, const WriteGuardrails& checks) {
   const ModificationStatement& statement = *plan.statement;
   RequireStoredTable(*statement.table());
+  GuardWriteStatement(statement, checks);
+  GuardWriteConsistency(params, checks);
   if (statement.has_conditions()) {
     RowsResult result =
         statement.ExecuteConditional(values, params, schema, coordinator.clock(), coordinator);
@@ -203,8 +212,14 @@ Result ExecuteModification(const ModificationPlan& plan, const BoundValues& valu
   }
   // ModificationStatement.executeWithoutCondition: before anything is bound.
   ValidateConsistencyForWrite(params.consistency, *statement.table(), statement.is_counter());
+  if (checks.guardrails != nullptr && statement.attributes().has_timestamp()) {
+    GuardWriteTimestamp(*statement.table(),
+                        statement.attributes().Timestamp(values, /*fallback=*/0),
+                        coordinator.clock().NowMicros(), checks);
+  }
   std::vector<storage::Mutation> mutations =
       statement.BuildMutations(values, params, coordinator.clock(), &coordinator);
+  GuardWrittenValues(*statement.table(), mutations, checks);
   // One mutation per partition, each applied atomically (as Cassandra applies
   // a statement's partitions independently).
   if (!mutations.empty()) {

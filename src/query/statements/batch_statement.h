@@ -31,6 +31,7 @@
 #include "protocol/response.h"
 #include "query/statements/modification_statement.h"
 #include "query/statements/result.h"
+#include "query/statements/write_guardrails.h"
 #include "query/terms/bind_variables.h"
 #include "query/terms/term.h"
 #include "schema/schema.h"
@@ -91,6 +92,8 @@ struct BatchExecution {
   BatchLimits limits;
   // Client warnings are appended here (Cassandra's ClientWarn).
   std::vector<std::string>* warnings = nullptr;
+  // The guardrails each statement is checked against (write_guardrails.h); null: none.
+  const guardrails::Guardrails* guardrails = nullptr;
 };
 
 // Builds every child's mutations, merges those of a partition, checks them
@@ -117,10 +120,12 @@ struct BatchExecution {
 // (consistency_rules.h): without conditions SERIAL and LOCAL_SERIAL (and
 // ANY on a counter table), checked before the values are bound; with
 // conditions those of a lightweight transaction, checked once bound.
+// `checks`: the guardrails it is checked against (write_guardrails.h).
 [[nodiscard]] Result ExecuteModification(const ModificationPlan& plan, const BoundValues& values,
                                          const protocol::QueryParameters& params,
                                          const schema::Schema& schema,
-                                         cluster::Coordinator& coordinator);
+                                         cluster::Coordinator& coordinator,
+                                         const WriteGuardrails& checks = {});
 
 // Refuses writes to tables the engine does not store (virtual and system tables).
 void RequireStoredTable(const schema::TableMetadata& table);

@@ -92,6 +92,10 @@ class ModificationStatement {
   bool updates_static_row() const { return !static_operations_.empty(); }
   // Some operation reads the current row first (list set-by-index / remove / delete-by-index).
   bool requires_read() const { return requires_read_; }
+  // USING TIMESTAMP and TTL; the column operations, regular and static.
+  const WriteAttributes& attributes() const { return attributes_; }
+  const std::vector<UpdateOperation>& regular_operations() const { return regular_operations_; }
+  const std::vector<UpdateOperation>& static_operations() const { return static_operations_; }
 
   // Binds one execution: evaluates the key terms (and, for INSERT JSON,
   // parses the document) once, for BuildMutations or a lightweight

@@ -22,6 +22,7 @@
 #include "query/statements/consistency_rules.h"
 #include "query/statements/select_statement.h"
 #include "schema/row_order.h"
+#include "schema/system_keyspaces.h"
 #include "storage/clustering_order.h"
 #include "types/value_codec.h"
 
@@ -270,6 +271,7 @@ class SelectExecution {
 
     result_.columns = s.selection_.result_columns();
     const bool aggregates_everything = s.selection_.is_aggregate() && !s.grouped_;
+    if (context_.guardrails != nullptr) CheckGuardrails(*context_.guardrails);
     if (aggregates_everything || s.grouped_) WarnAboutAggregation();
     if (s.post_query_ordering_ && params_.page_size > 0) {
       ThrowInvalid(std::string(kPostOrderingPagingMessage));
@@ -326,6 +328,55 @@ class SelectExecution {
     request.now_seconds = params_.now_in_seconds;
     request.consistency = params_.consistency;
     return request;
+  }
+
+  // The guardrails of a read of a user table, in the order 5.0's SelectStatement meets them:
+  // validate (ALLOW FILTERING, GROUP BY), execute (the consistency level,
+  // the page size of a paged read), the partitions and clustering keys IN
+  // names, then the index and filtering shapes.
+  void CheckGuardrails(const guardrails::Guardrails& g) {
+    using guardrails::GuardrailId;
+    const SelectStatement& s = statement_;
+    std::vector<std::string>* warnings = context_.warnings;
+    // Not on system keyspaces: drivers and tools read them with their own
+    // page sizes and levels, and 5.0 exempts them from ALLOW FILTERING's.
+    if (schema::IsSystemKeyspace(table_.keyspace) || table_.is_virtual) return;
+    if (s.allow_filtering_) g.EnsureEnabled(GuardrailId::kAllowFiltering, warnings);
+    if (s.grouped_) g.EnsureEnabled(GuardrailId::kGroupBy, warnings);
+    const uint16_t level = params_.consistency;
+    g.GuardConsistencyLevels(GuardrailId::kReadConsistencyLevels, std::span(&level, 1), warnings);
+    const bool aggregates = s.selection_.is_aggregate() || s.grouped_;
+    const bool limited_within_page = limit_ >= 0 && limit_ <= params_.page_size;  // -1: no LIMIT
+    if (params_.page_size > 0 && (aggregates || !limited_within_page)) {
+      g.Guard(GuardrailId::kPageSize, params_.page_size, table_.name, warnings);
+    }
+    const ReadPlan& plan = bound_->plan;
+    if (s.restrictions_.partition_key_in() && plan.partitions) {
+      const auto keys = static_cast<int64_t>(plan.partitions->size());
+      g.Guard(GuardrailId::kPartitionKeysInSelect, keys, table_.name, warnings);
+      g.Guard(GuardrailId::kInSelectCartesianProduct, keys, "partition key", warnings);
+    }
+    if (s.restrictions_.clustering_has_in()) {
+      g.Guard(GuardrailId::kInSelectCartesianProduct, static_cast<int64_t>(plan.slices.size()),
+              "clustering key", warnings);
+    }
+    if (plan.index && !plan.partitions) {
+      g.EnsureEnabled(GuardrailId::kNonPartitionRestrictedIndexQuery, warnings);
+    }
+    // 5.0's RowFilter.isMutableIntersection at a level that reconciles replicas.
+    const auto reconciles = static_cast<protocol::Consistency>(level);
+    if (reconciles != protocol::Consistency::kOne &&
+        reconciles != protocol::Consistency::kLocalOne &&
+        reconciles != protocol::Consistency::kNodeLocal) {
+      size_t mutable_conditions = 0;
+      for (const auto& condition : bound_->filter.conditions()) {
+        const ColumnKind kind = table_.columns[condition.column].kind;
+        if (kind == ColumnKind::kRegular || kind == ColumnKind::kStatic) ++mutable_conditions;
+      }
+      if (mutable_conditions > 1) {
+        g.EnsureEnabled(GuardrailId::kIntersectFilteringQuery, warnings);
+      }
+    }
   }
 
   // A SELECT at SERIAL or LOCAL_SERIAL reads with Paxos (StorageProxy.read).

@@ -161,6 +161,7 @@ std::shared_ptr<const SelectStatement> SelectStatement::Prepare(
       Restrictions::Prepare(table, select.where, select.allow_filtering, binds,
                             /*ordered=*/!select.order_by.empty());
   statement->distinct_ = select.distinct;
+  statement->allow_filtering_ = select.allow_filtering;
   if (select.distinct) {
     if (select.per_partition_limit) {
       ThrowInvalid("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");

@@ -21,6 +21,7 @@
 
 #include "common/clock.h"
 #include "cql/ast.h"
+#include "guardrails/guardrails.h"
 #include "protocol/request.h"
 #include "protocol/response.h"
 #include "query/read/row_source.h"
@@ -47,6 +48,8 @@ struct SelectContext {
   Clock* clock = nullptr;                        // now() and friends; null: the system clock
   std::vector<std::string>* warnings = nullptr;  // client warnings; null: dropped
   ReadThresholds thresholds;
+  // The guardrails the query is checked against (guardrails.h); null: none.
+  const guardrails::Guardrails* guardrails = nullptr;
   // This node's address, as a ReadFailure names the replica that failed.
   std::string node_address = "127.0.0.1";
 };
@@ -96,7 +99,8 @@ class SelectStatement {
   std::optional<PreparedTerm> limit_;
   std::optional<PreparedTerm> per_partition_limit_;
   bool distinct_ = false;
-  bool reversed_ = false;  // ORDER BY against the clustering order
+  bool allow_filtering_ = false;  // ALLOW FILTERING was written
+  bool reversed_ = false;         // ORDER BY against the clustering order
   // ORDER BY with IN on the partition key: rows of several partitions are
   // sorted after the read (Cassandra's needsPostQueryOrdering).
   bool post_query_ordering_ = false;

@@ -34,9 +34,9 @@ TEST_F(VirtualSelectTest, DriverQueriesOfTheVirtualSchema) {
   RowsResult tables = Rows("SELECT * from system_virtual_schema.tables");
   EXPECT_EQ(ColumnNames(tables),
             (std::vector<std::string>{"keyspace_name", "table_name", "comment"}));
-  // gossip_info, index_builds, settings, view_builds, view_checks and the
-  // three of the virtual schema
-  EXPECT_EQ(tables.rows.size(), 8u);
+  // gossip_info, guardrails, index_builds, settings, view_builds,
+  // view_checks and the three of the virtual schema
+  EXPECT_EQ(tables.rows.size(), 9u);
 
   RowsResult columns = Rows(
       "SELECT * FROM system_virtual_schema.columns where keyspace_name = 'system_views' and "

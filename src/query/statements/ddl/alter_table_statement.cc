@@ -9,6 +9,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "query/statements/ddl/ddl_guardrails.h"
 #include "query/statements/ddl/schema_alteration_util.h"
 #include "query/statements/ddl/view_where_clause.h"
 #include "schema/table_options.h"
@@ -35,6 +36,9 @@ std::string JoinNames(const std::vector<std::string>& names) {
   for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
   return out;
 }
+
+// The feature the alter_table guardrail names at 5.0's call sites.
+constexpr std::string_view kChangingColumns = "ALTER TABLE changing columns";
 
 class AlterTable final : public SchemaAlteration {
  public:
@@ -70,19 +74,24 @@ class AlterTable final : public SchemaAlteration {
       case Kind::kDropCompactStorage:
         ThrowInvalid("DROP COMPACT STORAGE is disabled. Enable in cassandra.yaml to use.");
       case Kind::kAddColumns:
+        GuardFeature(guardrails::GuardrailId::kAlterTable, context, kChangingColumns);
         AddColumns(*ks->second, *table, *altered);
+        GuardCount(guardrails::GuardrailId::kColumnsPerTable,
+                   static_cast<int64_t>(altered->columns.size()), table_name, context);
         schema::ValidateTable(*altered);
         AddColumnsToViews(*table, *altered, views, *keyspace_copy);
         break;
       case Kind::kDropColumns:
+        GuardFeature(guardrails::GuardrailId::kAlterTable, context, kChangingColumns);
         DropColumns(*table, *altered, !views.empty(), context);
         break;
       case Kind::kRenameColumns:
+        GuardFeature(guardrails::GuardrailId::kAlterTable, context, kChangingColumns);
         RenameColumns(*table, *altered);
         RenameColumnsInViews(*table, *altered, views, *keyspace_copy);
         break;
       case Kind::kWithOptions:
-        AlterOptions(*table, *altered, !views.empty());
+        AlterOptions(*table, *altered, !views.empty(), context);
         break;
     }
     keyspace_copy->tables[table_name] = std::move(altered);
@@ -242,10 +251,14 @@ class AlterTable final : public SchemaAlteration {
     }
   }
 
-  void AlterOptions(const TableMetadata& table, TableMetadata& altered, bool has_views) const {
-    schema::ValidateTableOptionNames(attributes_);
-    if (attributes_.Has("id")) ThrowConfig("Cannot alter table id.");
-    altered.params = schema::BuildTableParams(attributes_, table.params, false);
+  void AlterOptions(const TableMetadata& table, TableMetadata& altered, bool has_views,
+                    const SchemaChangeContext& context) const {
+    schema::PropertyDefinitions attributes = attributes_;
+    GuardTableProperties(attributes, context);
+    schema::ValidateTableOptionNames(attributes);
+    if (attributes.Has("id")) ThrowConfig("Cannot alter table id.");
+    altered.params = schema::BuildTableParams(attributes, table.params, false);
+    GuardTableParams(keyspace(), altered.params, context);
     if (table.flags.count("counter") > 0 && altered.params.default_time_to_live > 0) {
       ThrowInvalid("Cannot set default_time_to_live on a table with counters");
     }

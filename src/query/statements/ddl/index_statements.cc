@@ -15,6 +15,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "query/statements/ddl/ddl_guardrails.h"
 #include "query/statements/ddl/schema_alteration_util.h"
 #include "schema/index_target.h"
 #include "schema/schema_names.h"
@@ -197,8 +198,8 @@ class CreateIndex final : public SchemaAlteration {
     EnsureTablePermission(keyspace(), statement_.table.name, Permission::kAlter);
   }
 
-  std::optional<schema::Schema::KeyspaceMap> Apply(const schema::Schema& current,
-                                                   const SchemaChangeContext&) const override {
+  std::optional<schema::Schema::KeyspaceMap> Apply(
+      const schema::Schema& current, const SchemaChangeContext& context) const override {
     const std::map<std::string, std::string> user_options = ValidateAttributes();
     if (statement_.custom && *statement_.custom_class == kSasiClass) {
       ThrowInvalid("SASI indexes are disabled. Enable in cassandra.yaml to use.");
@@ -218,6 +219,13 @@ class CreateIndex final : public SchemaAlteration {
     if (table.is_view()) ThrowInvalid("Secondary indexes on materialized views aren't supported");
     const std::vector<IndexTargetSpec> targets = PrepareTargets(table);
     for (const IndexTargetSpec& target : targets) ValidateTarget(table, target);
+    GuardFeature(guardrails::GuardrailId::kSecondaryIndexes, context, "Creating secondary indexes");
+    // An unnamed index is "on table t" in 5.0's message.
+    GuardCount(guardrails::GuardrailId::kSecondaryIndexesPerTable,
+               static_cast<int64_t>(table.indexes.size()) + 1,
+               (statement_.index_name ? *statement_.index_name + " " : std::string()) +
+                   "on table " + table.name,
+               context);
 
     IndexMetadata index;
     index.name = statement_.index_name ? *statement_.index_name : DefaultName(*ks, targets);

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "common/error.h"
+#include "query/statements/ddl/ddl_guardrails.h"
 #include "query/statements/ddl/schema_alteration_util.h"
 #include "schema/replication_params.h"
 
@@ -62,12 +63,14 @@ class CreateKeyspace final : public SchemaAlteration {
                      "Cannot add existing keyspace \"" + keyspace() + "\"",
                      AlreadyExistsInfo{keyspace(), ""});
     }
+    GuardNewKeyspace(current, keyspace(), context);
     auto created = std::make_shared<schema::KeyspaceMetadata>();
     created->name = keyspace();
     created->durable_writes = attributes_.GetBoolean("durable_writes", true);
     created->replication =
         schema::PrepareReplication(*attributes_.GetMap("replication"), {}, context.replication);
     CheckStrategyAndValidate(keyspace(), created->replication, context);
+    GuardReplication(keyspace(), created->replication, context);
     WarnOnReplication(keyspace(), created->replication, context);
     schema::Schema::KeyspaceMap next = current.keyspaces();
     next.emplace(keyspace(), std::move(created));
@@ -108,6 +111,9 @@ class AlterKeyspace final : public SchemaAlteration {
           schema::PrepareReplication(*replication, it->second->replication, context.replication);
     }
     CheckStrategyAndValidate(keyspace(), altered->replication, context);
+    if (replication && replication->count("class") > 0) {
+      GuardReplication(keyspace(), altered->replication, context);
+    }
     WarnOnReplication(keyspace(), altered->replication, context);
     schema::Schema::KeyspaceMap next = current.keyspaces();
     next[keyspace()] = std::move(altered);
@@ -130,8 +136,9 @@ class DropKeyspace final : public SchemaAlteration {
 
   void Authorize() const override { EnsureKeyspacePermission(keyspace(), Permission::kDrop); }
 
-  std::optional<schema::Schema::KeyspaceMap> Apply(const schema::Schema& current,
-                                                   const SchemaChangeContext&) const override {
+  std::optional<schema::Schema::KeyspaceMap> Apply(
+      const schema::Schema& current, const SchemaChangeContext& context) const override {
+    GuardFeature(guardrails::GuardrailId::kDropKeyspace, context);
     if (current.keyspaces().count(keyspace()) == 0) {
       if (if_exists_) return std::nullopt;
       ThrowInvalid("Keyspace '" + keyspace() + "' doesn't exist");

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cql/ast.h"
+#include "guardrails/guardrails.h"
 #include "protocol/response.h"
 #include "query/statements/result.h"
 #include "schema/metadata_store.h"
@@ -50,6 +51,8 @@ struct SchemaChangeContext {
   // replication factor above the number of nodes.
   std::vector<std::string>* warnings = nullptr;
   MaterializedViewSettings materialized_views;
+  // The guardrails DDL is checked against (guardrails/guardrails.h); null: none.
+  const guardrails::Guardrails* guardrails = nullptr;
 };
 
 class SchemaAlteration {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "query/statements/ddl/ddl_guardrails.h"
 #include "query/statements/ddl/schema_alteration_util.h"
 #include "schema/table_options.h"
 #include "schema/table_validation.h"
@@ -186,7 +187,14 @@ class CreateTable final : public SchemaAlteration {
                          keyspace() + "\"",
                      AlreadyExistsInfo{keyspace(), table_name});
     }
-    auto table = Build(*ks->second, context);
+    // CreateTableStatement.validate's guardrails, then apply's.
+    schema::PropertyDefinitions attributes = attributes_;
+    GuardTableProperties(attributes, context);
+    GuardNewTable(current, table_name, context);
+    GuardCount(guardrails::GuardrailId::kColumnsPerTable,
+               static_cast<int64_t>(statement_.columns.size()), table_name, context);
+    auto table = Build(*ks->second, attributes, context);
+    GuardTableParams(keyspace(), table->params, context);
     schema::ValidateTable(*table);
     auto keyspace_copy = std::make_shared<schema::KeyspaceMetadata>(*ks->second);
     keyspace_copy->tables.emplace(table_name, std::move(table));
@@ -202,17 +210,18 @@ class CreateTable final : public SchemaAlteration {
 
  private:
   std::shared_ptr<schema::TableMetadata> Build(const schema::KeyspaceMetadata& ks,
+                                               const schema::PropertyDefinitions& attributes,
                                                const SchemaChangeContext& context) const {
-    schema::ValidateTableOptionNames(attributes_);
+    schema::ValidateTableOptionNames(attributes);
     auto table = std::make_shared<schema::TableMetadata>();
     table->keyspace = keyspace();
     table->name = statement_.table.name;
-    table->params = schema::BuildTableParams(attributes_, schema::TableParams{}, true);
+    table->params = schema::BuildTableParams(attributes, schema::TableParams{}, true);
     const ColumnTypes columns = ResolveColumnTypes(statement_, keyspace(), ks);
     const std::set<std::string> primary_key = CheckPrimaryKey(statement_, columns);
     CheckClusteringOrder(statement_, columns);
     CheckCounters(columns, primary_key, *table);
-    const std::optional<types::Uuid> id = schema::TableIdOption(attributes_);
+    const std::optional<types::Uuid> id = schema::TableIdOption(attributes);
     table->id = id ? *id : NewTableId(context.now_micros);
     AddColumns(statement_, columns, primary_key, *table);
     return table;
@@ -229,8 +238,9 @@ class DropTable final : public SchemaAlteration {
 
   void Authorize() const override { EnsureTablePermission(keyspace(), table_, Permission::kDrop); }
 
-  std::optional<schema::Schema::KeyspaceMap> Apply(const schema::Schema& current,
-                                                   const SchemaChangeContext&) const override {
+  std::optional<schema::Schema::KeyspaceMap> Apply(
+      const schema::Schema& current, const SchemaChangeContext& context) const override {
+    GuardFeature(guardrails::GuardrailId::kDropTruncateTable, context);
     auto ks = current.keyspaces().find(keyspace());
     const schema::TablePtr table =
         ks == current.keyspaces().end() ? nullptr : schema::FindTableOrView(*ks->second, table_);

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "query/statements/ddl/ddl_guardrails.h"
 #include "query/statements/ddl/schema_alteration_util.h"
 #include "schema/user_types.h"
 #include "types/cql_identifier.h"
@@ -38,9 +39,11 @@ class CreateType final : public SchemaAlteration {
 
   void Authorize() const override { EnsureKeyspacePermission(keyspace(), Permission::kCreate); }
 
-  std::optional<schema::Schema::KeyspaceMap> Apply(const schema::Schema& current,
-                                                   const SchemaChangeContext&) const override {
+  std::optional<schema::Schema::KeyspaceMap> Apply(
+      const schema::Schema& current, const SchemaChangeContext& context) const override {
     const std::string& name = statement_.type.name;
+    GuardCount(guardrails::GuardrailId::kFieldsPerUdt,
+               static_cast<int64_t>(statement_.fields.size()), name, context);
     auto ks = FindKeyspaceCopy(current, keyspace());
     if (!ks) ThrowInvalid("Keyspace '" + keyspace() + "' doesn't exist");
     if (ks->user_types.count(name) > 0) {
@@ -91,8 +94,8 @@ class AlterType final : public SchemaAlteration {
 
   void Authorize() const override { EnsureKeyspacePermission(keyspace(), Permission::kAlter); }
 
-  std::optional<schema::Schema::KeyspaceMap> Apply(const schema::Schema& current,
-                                                   const SchemaChangeContext&) const override {
+  std::optional<schema::Schema::KeyspaceMap> Apply(
+      const schema::Schema& current, const SchemaChangeContext& context) const override {
     const std::string& name = statement_.type.name;
     auto ks = FindKeyspaceCopy(current, keyspace());
     if (!ks || ks->user_types.count(name) == 0) {
@@ -105,6 +108,8 @@ class AlterType final : public SchemaAlteration {
       case Kind::kAlterFieldType:
         ThrowInvalid("Altering field types is no longer supported");
       case Kind::kAddField:
+        GuardCount(guardrails::GuardrailId::kFieldsPerUdt,
+                   static_cast<int64_t>(type->field_names().size()) + 1, name, context);
         updated = AddField(*ks, type);
         break;
       case Kind::kRenameFields:

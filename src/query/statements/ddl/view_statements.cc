@@ -17,6 +17,7 @@
 
 #include "common/error.h"
 #include "cql/term_text.h"
+#include "query/statements/ddl/ddl_guardrails.h"
 #include "query/statements/ddl/schema_alteration_util.h"
 #include "query/statements/ddl/view_where_clause.h"
 #include "schema/table_options.h"
@@ -176,9 +177,14 @@ class CreateView final : public SchemaAlteration {
     }
     CheckPrimaryKey(base, selected);
     ViewWhereClause where = CheckWhereClause(base);
-    CheckOptions();
+    schema::PropertyDefinitions attributes = attributes_;
+    GuardTableProperties(attributes, context);
+    CheckOptions(attributes);
+    GuardCount(guardrails::GuardrailId::kMaterializedViewsPerTable,
+               static_cast<int64_t>(schema::ViewsOfTable(*ks, base.id).size()) + 1,
+               view() + " on table " + base.name, context);
 
-    auto created = Build(base, selected, std::move(where), context);
+    auto created = Build(base, selected, std::move(where), attributes, context);
     schema::ValidateTable(*created);
     auto keyspace_copy = std::make_shared<KeyspaceMetadata>(*ks);
     keyspace_copy->views.emplace(view(), std::move(created));
@@ -345,11 +351,11 @@ class CreateView final : public SchemaAlteration {
   }
 
   // TableAttributes.validate, then the option a view may not have.
-  void CheckOptions() const {
-    schema::ValidateTableOptionNames(attributes_);
-    (void)schema::BuildTableParams(attributes_, schema::TableParams{}, true);
-    (void)schema::TableIdOption(attributes_);
-    if (attributes_.Has("default_time_to_live")) {
+  static void CheckOptions(const schema::PropertyDefinitions& attributes) {
+    schema::ValidateTableOptionNames(attributes);
+    (void)schema::BuildTableParams(attributes, schema::TableParams{}, true);
+    (void)schema::TableIdOption(attributes);
+    if (attributes.Has("default_time_to_live")) {
       ThrowInvalid(
           "Cannot set default_time_to_live for a materialized view. Data in a materialized view "
           "always expire at the same time than the corresponding data in the parent table.");
@@ -363,12 +369,13 @@ class CreateView final : public SchemaAlteration {
   // (4.1 keeps its ReversedType), else ascending.
   std::shared_ptr<TableMetadata> Build(const TableMetadata& base,
                                        const std::set<std::string>& selected, ViewWhereClause where,
+                                       const schema::PropertyDefinitions& attributes,
                                        const SchemaChangeContext& context) const {
     auto created = std::make_shared<TableMetadata>();
     created->keyspace = keyspace();
     created->name = view();
-    created->params = schema::BuildTableParams(attributes_, schema::TableParams{}, true);
-    const std::optional<types::Uuid> id = schema::TableIdOption(attributes_);
+    created->params = schema::BuildTableParams(attributes, schema::TableParams{}, true);
+    const std::optional<types::Uuid> id = schema::TableIdOption(attributes);
     created->id = id ? *id : NewTableId(context.now_micros);
     for (size_t i = 0; i < statement_.partition_key.size(); ++i) {
       const ColumnMetadata& column = *base.FindColumn(statement_.partition_key[i]);
@@ -433,17 +440,19 @@ class AlterView final : public SchemaAlteration {
 
   void Authorize() const override {}
 
-  std::optional<schema::Schema::KeyspaceMap> Apply(const schema::Schema& current,
-                                                   const SchemaChangeContext&) const override {
+  std::optional<schema::Schema::KeyspaceMap> Apply(
+      const schema::Schema& current, const SchemaChangeContext& context) const override {
     const schema::TablePtr existing = FindView(current, keyspace(), view_);
     if (existing == nullptr) {
       if (if_exists_) return std::nullopt;
       ThrowInvalid("Materialized view '" + keyspace() + "." + view_ + "' doesn't exist");
     }
-    schema::ValidateTableOptionNames(attributes_);
-    if (attributes_.Has("id")) ThrowConfig("Cannot alter table id.");
+    schema::PropertyDefinitions attributes = attributes_;
+    GuardTableProperties(attributes, context);
+    schema::ValidateTableOptionNames(attributes);
+    if (attributes.Has("id")) ThrowConfig("Cannot alter table id.");
     auto altered = std::make_shared<TableMetadata>(*existing);
-    altered->params = schema::BuildTableParams(attributes_, existing->params, false);
+    altered->params = schema::BuildTableParams(attributes, existing->params, false);
     if (altered->params.gc_grace_seconds == 0) {
       ThrowInvalid(
           "Cannot alter gc_grace_seconds of a materialized view to 0, since this value is used to "
