@@ -185,3 +185,16 @@ def test_grafana_dashboard_loads_and_uses_documented_metrics():
     for topic in ("request rate", "error", "latency", "connections", "memtable", "sstable",
                   "hints"):
         assert topic in titles, f"no panel about {topic}"
+
+
+def test_every_node_of_a_cluster_serves_its_own_metrics_with_hints():
+    from cluster_process import running_cluster  # etcd: only this test needs it
+
+    with running_cluster(nodes=2) as cluster:
+        for address in ("127.0.0.1", "127.0.0.2"):
+            url = f"http://{address}:{cluster.metrics_port}/metrics"
+            with urllib.request.urlopen(url, timeout=10) as response:
+                samples = Samples(response.read().decode("utf-8"))
+            assert samples.families["sibyl_hints_pending_bytes"].type == "gauge"
+            assert samples.get("sibyl_hints_pending_bytes") == 0
+            assert samples.get("sibyl_hints_stored_total") == 0
