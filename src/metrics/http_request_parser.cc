@@ -84,8 +84,19 @@ HttpParse HttpRequestParser::Parse(std::string_view head) {
       return HttpParse::kBad;
     }
   }
+  // origin-form ("/metrics?x"), absolute-form ("http://host:9180/metrics",
+  // which RFC 9112 3.2.2 has servers accept) or asterisk-form ("*"); anything
+  // else is not a request target.
+  std::string_view path = target.substr(0, target.find('?'));
+  if (path.starts_with("http://") || path.starts_with("https://")) {
+    const size_t authority = path.find("//") + 2;
+    const size_t slash = path.find('/', authority);
+    path = slash == std::string_view::npos ? std::string_view("/") : path.substr(slash);
+  } else if (!path.starts_with('/') && path != "*") {
+    return HttpParse::kBad;
+  }
   request_.method = std::string(method);
-  request_.path = std::string(target.substr(0, target.find('?')));
+  request_.path = std::string(path);
   request_.minor_version = version[7] - '0';
   bool connection_close = false;
   bool connection_keep_alive = false;

@@ -38,6 +38,23 @@ TEST(HttpRequestParser, TakesBytesOneAtATimeAndLeavesPipelinedOnes) {
   EXPECT_EQ(parser.request().path, "/next");
 }
 
+TEST(HttpRequestParser, TargetForms) {
+  auto parser = Parser();
+  ASSERT_EQ(parser.Feed("GET http://127.0.0.1:9180/metrics?a HTTP/1.1\r\n\r\n"),
+            HttpParse::kComplete);
+  EXPECT_EQ(parser.request().path, "/metrics");
+  parser.Reset();
+  ASSERT_EQ(parser.Feed("GET http://127.0.0.1:9180 HTTP/1.1\r\n\r\n"), HttpParse::kComplete);
+  EXPECT_EQ(parser.request().path, "/");
+  parser.Reset();
+  ASSERT_EQ(parser.Feed("OPTIONS * HTTP/1.1\r\n\r\n"), HttpParse::kComplete);
+  EXPECT_EQ(parser.request().path, "*");
+  for (const char* bad : {"GET ?/metrics HTTP/1.1\r\n\r\n", "GET metrics HTTP/1.1\r\n\r\n"}) {
+    parser.Reset();
+    EXPECT_EQ(parser.Feed(bad), HttpParse::kBad) << bad;
+  }
+}
+
 TEST(HttpRequestParser, ConnectionCloseAndBodies) {
   auto parser = Parser();
   ASSERT_EQ(parser.Feed("GET /metrics HTTP/1.1\r\nconnection: close\r\n\r\n"),
