@@ -35,7 +35,7 @@ start_database() {
   rm -rf "$data_dir"
   mkdir -p "$data_dir"
   if [[ "$nodes" == 1 ]]; then
-    taskset -c 0 "$sibyl" start --data-dir "$data_dir/node" --native-transport-port "$port" \
+    taskset -c 0 "$sibyl" start --data-dir "$data_dir/node" --native-transport-port "$port" --prometheus-port 0 \
       >"$data_dir/node.log" 2>&1 &
     server=$!
     hosts="127.0.0.1"

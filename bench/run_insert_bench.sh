@@ -15,7 +15,7 @@ port=${PORT:-9142}
 data_dir=${DATA_DIR:-/tmp/bench-data}
 
 rm -rf "$data_dir"
-taskset -c 0 "$build/sibyl" start --data-dir "$data_dir" --native-transport-port "$port" \
+taskset -c 0 "$build/sibyl" start --data-dir "$data_dir" --native-transport-port "$port" --prometheus-port 0 \
   >"$data_dir.log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true' EXIT

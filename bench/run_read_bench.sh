@@ -24,7 +24,7 @@ if [[ ! -x "$build/sibyl" ]]; then
 fi
 rm -rf "$data_dir"
 mkdir -p "$data_dir"
-taskset -c 0 "$build/sibyl" start --data-dir "$data_dir/data" --native-transport-port "$port" \
+taskset -c 0 "$build/sibyl" start --data-dir "$data_dir/data" --native-transport-port "$port" --prometheus-port 0 \
   >"$data_dir/sibyl.log" 2>&1 &
 server=$!
 cleanup() {

@@ -20,6 +20,7 @@ import sys
 # Each layer with the layers it may include (besides itself).
 LAYERS = {
     "common": [],
+    "metrics": ["common"],
     "types": ["common"],
     "dht": ["common", "types"],
     "locator": ["common", "types", "dht"],
@@ -36,10 +37,10 @@ LAYERS = {
     "query": ["common", "types", "dht", "locator", "storage", "cluster", "protocol", "cql",
               "schema", "guardrails"],
     "server": ["common", "types", "dht", "locator", "messaging", "storage", "index", "cluster",
-               "protocol", "cql", "schema", "metadata", "query", "guardrails"],
+               "protocol", "cql", "schema", "metadata", "query", "guardrails", "metrics"],
     "client": ["common", "types", "protocol"],
     "tools": ["common", "types", "dht", "locator", "protocol", "client", "cql", "server", "storage",
-              "index", "cluster", "schema", "metadata", "query", "guardrails"],
+              "index", "cluster", "schema", "metadata", "query", "guardrails", "metrics"],
 }
 
 # The concept folders of src/query/, lowest first: a folder may include its

@@ -23,6 +23,8 @@ packages=(
   libedit-dev
   # integration tests: the DataStax Python driver with its compressors
   python3 python3-cassandra python3-pytest python3-lz4 python3-snappy
+  # integration tests: Prometheus' own parser of the /metrics text (test_metrics.py)
+  python3-prometheus-client
   # integration tests: gocql 1.3.2 (its dependencies come with it) and Go 1.19
   golang-go golang-github-gocql-gocql-dev
   # cluster tests: etcd (the metadata store) and nftables (network partitions)

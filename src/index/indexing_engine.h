@@ -107,6 +107,8 @@ class IndexingEngine final : public storage::Engine {
   std::vector<storage::Mutation> ReadUnfiltered(const storage::ReadCommand& command) const override;
   void Truncate(const types::Uuid& table_id) override;
   void Flush() override { inner_->Flush(); }
+  // The wrapped engine's: index and view column families are among its tables.
+  storage::StorageStatistics Statistics() const override { return inner_->Statistics(); }
   void Compact(const types::Uuid& table_id) override;
 
   // Every index's build state.

@@ -59,6 +59,20 @@ bool EvictedBy(const PreparedStatement& statement, const schema::Schema& schema)
   return false;
 }
 
+// The one table every statement of a batch writes, or null.
+schema::TablePtr OnlyTable(const std::vector<PreparedStatementPtr>& statements) {
+  schema::TablePtr only;
+  for (const PreparedStatementPtr& statement : statements) {
+    if (statement->tables.size() != 1) return nullptr;
+    if (only == nullptr) {
+      only = statement->tables.front();
+    } else if (only->id != statement->tables.front()->id) {
+      return nullptr;
+    }
+  }
+  return only;
+}
+
 }  // namespace
 
 QueryProcessor::QueryProcessor(schema::MetadataStore& metadata,
@@ -243,6 +257,8 @@ Result QueryProcessor::Batch(const protocol::BatchMessage& message, ClientState&
     plans.push_back(plan);
     statements.push_back(std::move(statement));
   }
+  client.statement_table = OnlyTable(statements);
+  client.statement_writes = true;
   ValidateBatch(message.type, /*batch_timestamp_set=*/false, plans);
   cluster::Coordinator& coordinator = RequireCoordinator();
   std::vector<BatchChildRequest> children;
@@ -322,6 +338,9 @@ Result QueryProcessor::RunTruncate(const TruncatePlan& truncate, const schema::S
 Result QueryProcessor::Run(const PreparedStatement& statement,
                            const protocol::QueryParameters& params, ClientState& client,
                            const schema::Schema& schema) {
+  client.statement_table = statement.tables.size() == 1 ? statement.tables.front() : nullptr;
+  client.statement_writes =
+      !std::holds_alternative<std::shared_ptr<const SelectStatement>>(statement.plan);
   BoundValues values(statement.bind_specs, params);
   // QueryProcessor.processStatement, once the values are counted: for every
   // statement (a BATCH message is not checked, as 4.1's processBatch does not).

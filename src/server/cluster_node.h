@@ -66,6 +66,9 @@ class ClusterNode {
   metadata::EtcdMetadataStore& metadata() { return *store_; }
   // Where statements run (native_transport_max_threads threads).
   boost::asio::thread_pool& statement_workers() { return *workers_; }
+  // The hints this node keeps for others (for the metrics endpoint); null
+  // when hinted_handoff_enabled is false.
+  const cluster::HintStore* hints() const { return hints_.get(); }
 
   // Where the view updates this node derives go on the ring
   // (cluster/views/ring_view_update_router.h), for the engine's

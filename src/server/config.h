@@ -101,9 +101,17 @@ struct Config {
   // Threads that execute statements when replicas may be remote (a node of a
   // cluster); a single node executes them on its reactor threads.
   int32_t native_transport_max_threads = 128;
+  // The Prometheus metrics endpoint (docs/metrics.md), Sibyl's own keys:
+  // Cassandra exposes its metrics over JMX instead.
+  bool prometheus_enabled = true;
+  std::string prometheus_address;  // default: listen_address
+  int32_t prometheus_port = 9180;
 
   const std::filesystem::path& data_dir() const { return data_file_directories.front(); }
   std::string native_address() const { return rpc_address.empty() ? listen_address : rpc_address; }
+  std::string metrics_address() const {
+    return prometheus_address.empty() ? listen_address : prometheus_address;
+  }
   std::filesystem::path hints_dir() const {
     return hints_directory.empty() ? data_dir() / "hints" : hints_directory;
   }

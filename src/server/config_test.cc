@@ -28,6 +28,24 @@ TEST(ConfigTest, DefaultsAreCassandras) {
   EXPECT_EQ(c.commitlog_sync_group_window.count(), 0);
 }
 
+TEST(ConfigTest, PrometheusKeys) {
+  Config c;
+  EXPECT_TRUE(c.prometheus_enabled);
+  EXPECT_EQ(c.prometheus_port, 9180);
+  EXPECT_EQ(c.metrics_address(), "127.0.0.1");
+  SetConfigValue(c, "listen_address", "127.0.0.2");
+  EXPECT_EQ(c.metrics_address(), "127.0.0.2");  // follows listen_address
+  SetConfigValue(c, "prometheus_address", "127.0.0.3");
+  SetConfigValue(c, "prometheus_port", "0");
+  SetConfigValue(c, "prometheus_enabled", "false");
+  EXPECT_EQ(c.metrics_address(), "127.0.0.3");
+  EXPECT_EQ(c.prometheus_port, 0);
+  EXPECT_FALSE(c.prometheus_enabled);
+  EXPECT_THROW(SetConfigValue(c, "prometheus_port", "70000"), ConfigError);
+  EXPECT_THROW(SetConfigValue(c, "prometheus_address", "nowhere at all"), ConfigError);
+  EXPECT_NE(DescribeConfigKeys().find("--prometheus-port PORT"), std::string::npos);
+}
+
 TEST(ConfigTest, GroupSyncNeedsItsWindow) {
   Config c;
   SetConfigValue(c, "commitlog_sync", "group");

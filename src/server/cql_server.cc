@@ -80,6 +80,7 @@ void CqlServer::Accept() {
         socket.close(ec);
       } else {
         socket.set_option(tcp::no_delay(true), ec);
+        connections_opened_.fetch_add(1, std::memory_order_relaxed);
         auto connection =
             std::make_shared<Connection>(std::move(socket), context_, open_connections_);
         {

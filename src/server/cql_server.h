@@ -37,6 +37,12 @@ class CqlServer {
   std::string bound_address() const;
   uint16_t bound_port() const;
 
+  // CQL connections open now, and opened since start (for the metrics).
+  int open_connections() const { return open_connections_.load(std::memory_order_relaxed); }
+  uint64_t connections_opened() const {
+    return connections_opened_.load(std::memory_order_relaxed);
+  }
+
  private:
   void Accept();
 
@@ -45,6 +51,7 @@ class CqlServer {
   // Declared before the reactors: connections still queued in an io_context
   // when it is destroyed decrement it from their destructors.
   std::atomic<int> open_connections_{0};
+  std::atomic<uint64_t> connections_opened_{0};
   std::vector<std::unique_ptr<boost::asio::io_context>> reactors_;
   std::vector<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> guards_;
   std::vector<std::thread> threads_;

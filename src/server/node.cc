@@ -19,6 +19,8 @@
 #include "guardrails/guardrails.h"
 #include "index/indexing_engine.h"
 #include "locator/snitch.h"
+#include "metrics/metric_registry.h"
+#include "metrics/metrics_http_server.h"
 #include "query/query_processor.h"
 #include "schema/local_metadata_store.h"
 #include "schema/system_keyspaces.h"
@@ -29,6 +31,8 @@
 #include "server/derived_data_info.h"
 #include "server/event_bus.h"
 #include "server/live_data_size.h"
+#include "server/node_metrics.h"
+#include "server/request_metrics.h"
 #include "server/server_context.h"
 #include "server/version.h"
 #include "storage/engine.h"
@@ -139,6 +143,9 @@ std::map<std::string, std::optional<std::string>> MakeSettings(const Config& con
       {"max_hints_delivery_threads", std::to_string(config.max_hints_delivery_threads)},
       {"hints_directory", config.hints_dir().string()},
       {"native_transport_max_threads", std::to_string(config.native_transport_max_threads)},
+      {"prometheus_enabled", config.prometheus_enabled ? "true" : "false"},
+      {"prometheus_address", optional_text(config.prometheus_address)},
+      {"prometheus_port", std::to_string(config.prometheus_port)},
   };
 }
 
@@ -241,6 +248,10 @@ int RunNode(const StartOptions& options) {
     node_info.load_bytes = [engine_directory = data_dir.path() / "data"] {
       return LiveDataSize(engine_directory);
     };
+    // The node's metrics (docs/metrics.md), declared before what they count
+    // so that they outlive it; the endpoint serving them goes first.
+    metrics::MetricRegistry metric_registry;
+    RequestMetrics request_metrics;
     // The node's one clock: write timestamps and `now` for TTLs.
     SystemClock clock;
     // The tables' data (docs/dev/storage.md). Declared before the schema
@@ -294,6 +305,8 @@ int RunNode(const StartOptions& options) {
                                     processor_options);
     EventBus events;
     ServerContext context{config, processor, events};
+    // Counted only when someone can read them.
+    if (config.prometheus_enabled) context.request_metrics = &request_metrics;
     if (in_cluster) {
       cluster_node->Join(coordinator, *engine, clock, events);
       context.statement_workers = &cluster_node->statement_workers();
@@ -302,17 +315,32 @@ int RunNode(const StartOptions& options) {
 
     CqlServer server(config, context);
     server.Listen();
+    AddNodeCollectors(metric_registry, {.requests = context.request_metrics,
+                                        .cql_server = &server,
+                                        .engine = engine.get(),
+                                        .schemas = &schema_store,
+                                        .hints = cluster_node ? cluster_node->hints() : nullptr});
+    // Destroyed (stopped) before the server, engine and cluster node its
+    // collectors read.
+    const std::unique_ptr<metrics::MetricsHttpServer> metrics_endpoint =
+        ListenForMetrics(config, metric_registry);
     server.Start();
+    if (metrics_endpoint) metrics_endpoint->Start();
     if (cluster_node) cluster_node->NativeTransportReady();
     spdlog::info("Node {} owns {} tokens; schema version {} (epoch {})",
                  node_info.host_id.ToString(), node_info.tokens.size(),
                  schema_store.snapshot()->version().ToString(), metadata.epoch());
     spdlog::info("Starting listening for CQL clients on {}:{} (unencrypted)...",
                  server.bound_address(), server.bound_port());
+    if (metrics_endpoint) {
+      spdlog::info("Serving Prometheus metrics on http://{}:{}/metrics", config.metrics_address(),
+                   metrics_endpoint->bound_port());
+    }
 
     int signal_number = 0;
     sigwait(&shutdown_signals, &signal_number);
     spdlog::info("Received {}, shutting down", signal_number == SIGINT ? "SIGINT" : "SIGTERM");
+    if (metrics_endpoint) metrics_endpoint->Stop();
     server.Stop();
     // Before the processor and the engine go: no listener may run after.
     if (cluster_node) cluster_node->Stop();

@@ -7,6 +7,7 @@
 #include <boost/asio/thread_pool.hpp>
 #include <cctype>
 #include <charconv>
+#include <chrono>
 
 #include "common/check.h"
 #include "common/error.h"
@@ -15,6 +16,7 @@
 #include "protocol/wire_format.h"
 #include "schema/local_node_info.h"
 #include "server/event_bus.h"
+#include "server/request_metrics.h"
 #include "server/server_context.h"
 #include "storage/storage_error.h"
 
@@ -106,6 +108,20 @@ bool IsStatement(Opcode opcode) {
          opcode == Opcode::kBatch;
 }
 
+// REQUIRES: IsStatement(opcode).
+CqlOperation OperationOf(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kPrepare:
+      return CqlOperation::kPrepare;
+    case Opcode::kExecute:
+      return CqlOperation::kExecute;
+    case Opcode::kBatch:
+      return CqlOperation::kBatch;
+    default:
+      return CqlOperation::kQuery;
+  }
+}
+
 }  // namespace
 
 DispatchOutcome RequestDispatcher::Dispatch(const protocol::Envelope& envelope,
@@ -193,6 +209,10 @@ void RequestDispatcher::ExecuteStatement(const protocol::Request& request,
                                          const protocol::Envelope& envelope,
                                          query::ClientState& state, ResponseWriter& out) const {
   const int16_t stream = envelope.header.stream;
+  RequestMetrics* const metrics = context_.request_metrics;
+  const auto start = metrics != nullptr ? std::chrono::steady_clock::now()
+                                        : std::chrono::steady_clock::time_point();
+  std::optional<ErrorCode> failed;
   try {
     if (const auto* query = std::get_if<protocol::QueryMessage>(&request)) {
       auto result = context_.processor.Process(query->query, query->params, state);
@@ -212,17 +232,30 @@ void RequestDispatcher::ExecuteStatement(const protocol::Request& request,
       SIBYL_CHECK(false, "ExecuteStatement given a request that is not a statement");
     }
   } catch (const CqlError& error) {
+    failed = error.code();
     WriteError(out, stream, error);
   } catch (const InternalError& e) {
+    failed = ErrorCode::kServerError;
     ReportUnexpected(envelope, state, out, e.what(), "Internal error", e.where());
   } catch (const storage::StorageError& e) {
+    failed = ErrorCode::kServerError;
     ReportUnexpected(envelope, state, out, e.what(), "Storage failure", e.detail());
   } catch (const std::exception& e) {
+    failed = ErrorCode::kServerError;
     ReportUnexpected(envelope, state, out, e.what(), "Unexpected exception", {});
   } catch (...) {
+    failed = ErrorCode::kServerError;
     ReportUnexpected(envelope, state, out, "an exception that is not a std::exception",
                      "Unexpected exception", {});
   }
+  if (metrics != nullptr) {
+    metrics->Record(OperationOf(static_cast<Opcode>(envelope.header.opcode)),
+                    state.statement_table.get(),
+                    state.statement_writes ? TableAccess::kWrite : TableAccess::kRead, failed,
+                    std::chrono::steady_clock::now() - start);
+  }
+  // The statement's table is not kept alive past its request.
+  state.statement_table.reset();
 }
 
 void RequestDispatcher::ExecuteOnWorker(const protocol::Envelope& envelope,

@@ -20,6 +20,7 @@
 #include "schema/system_keyspaces.h"
 #include "schema/virtual_tables.h"
 #include "server/event_bus.h"
+#include "server/request_metrics.h"
 #include "server/server_context.h"
 #include "storage/engine.h"
 #include "storage/storage_error.h"
@@ -123,6 +124,30 @@ TEST_F(DispatcherTest, StartupThenQueryThenSecondStartupRefused) {
   out = Send(4, 2, Opcode::kStartup, StartupBody());
   EXPECT_EQ(ErrorMessage(out.at(0)),
             "Unexpected message STARTUP, the connection is already initialized");
+}
+
+TEST_F(DispatcherTest, StatementsAreCountedWithTheirTableAndErrorCode) {
+  RequestMetrics counted;
+  context_.request_metrics = &counted;
+  Send(4, 1, Opcode::kStartup, StartupBody());
+  Send(4, 2, Opcode::kQuery, QueryBody("SELECT key FROM system.local", 4));
+  Send(4, 3, Opcode::kQuery, QueryBody("SELEKT key FROM system.local", 4));
+  Bytes prepare;
+  protocol::AppendLongString(prepare, "SELECT key FROM system.local");
+  Send(4, 4, Opcode::kPrepare, prepare);
+  metrics::ExpositionWriter out;
+  counted.Collect(out);
+  const std::string text = out.Take();
+  for (const std::string line : {
+           "sibyl_cql_requests_total{operation=\"query\"} 2",
+           "sibyl_cql_requests_total{operation=\"prepare\"} 1",
+           "sibyl_cql_request_errors_total{operation=\"query\",code=\"SYNTAX_ERROR\"} 1",
+           "sibyl_cql_table_requests_total{keyspace=\"system\",table=\"local\",kind=\"read\"} 1",
+           "sibyl_cql_table_requests_total{keyspace=\"system\",table=\"local\",kind=\"write\"} "
+           "0",
+       }) {
+    EXPECT_NE(text.find("\n" + line + "\n"), std::string::npos) << line << "\n" << text;
+  }
 }
 
 TEST_F(DispatcherTest, UnsupportedStatementIsAnHonestInvalidRequest) {

@@ -10,6 +10,8 @@
 
 namespace sibyl::server {
 
+class RequestMetrics;
+
 struct ServerContext {
   const Config& config;
   query::QueryProcessor& processor;
@@ -21,6 +23,9 @@ struct ServerContext {
   // it applies (ClusterNode), so the node running a DDL statement does not
   // send its own as well.
   bool schema_events_from_cluster = false;
+  // Where every QUERY, PREPARE, EXECUTE and BATCH is counted and timed
+  // (docs/metrics.md); null: nowhere (tests, prometheus_enabled: false).
+  RequestMetrics* request_metrics = nullptr;
 };
 
 }  // namespace sibyl::server

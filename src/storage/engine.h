@@ -16,6 +16,7 @@
 // once the write is in the memtable and the write-ahead log's OS buffer.
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <vector>
@@ -39,6 +40,30 @@ struct EngineOptions {
   std::chrono::milliseconds sync_period{10000};  // commitlog_sync_period (Cassandra 4.1: 10s)
   std::chrono::milliseconds group_window{15};    // commitlog_sync_group_window
   size_t block_cache_bytes = 64 << 20;
+};
+
+// What the engine reports about itself for the metrics endpoint
+// (docs/metrics.md), read from RocksDB's properties when asked: nothing is
+// counted on the write or read path for it.
+struct TableStorageStatistics {
+  types::Uuid table_id;             // a table's, a view's or an index's (TableLayout::id)
+  uint64_t memtable_bytes = 0;      // rocksdb.cur-size-all-mem-tables: active and unflushed
+  uint64_t sstable_bytes = 0;       // rocksdb.total-sst-files-size: every version's files
+  uint64_t live_sstable_bytes = 0;  // rocksdb.live-sst-files-size: the current version's
+  std::vector<uint64_t> sstables_per_level;  // rocksdb.num-files-at-level<N>
+  uint64_t live_versions = 0;  // rocksdb.num-live-versions: >1 while iterators pin old files
+  uint64_t pending_compaction_bytes = 0;  // rocksdb.estimate-pending-compaction-bytes
+  uint64_t compaction_read_bytes = 0;     // rocksdb.cfstats compaction.Sum.ReadGB, in bytes
+  uint64_t compaction_written_bytes = 0;  // rocksdb.cfstats compaction.Sum.WriteGB, in bytes
+};
+
+struct StorageStatistics {
+  std::vector<TableStorageStatistics> tables;
+  uint64_t running_compactions = 0;  // rocksdb.num-running-compactions
+  uint64_t running_flushes = 0;      // rocksdb.num-running-flushes
+  uint64_t block_cache_capacity_bytes = 0;
+  uint64_t block_cache_usage_bytes = 0;   // entries in the cache, pinned ones included
+  uint64_t block_cache_pinned_bytes = 0;  // entries in use by readers
 };
 
 class Engine {
@@ -118,6 +143,10 @@ class Engine {
   // Forces memtables to disk and compacts (tests, nodetool-like commands).
   virtual void Flush() = 0;
   virtual void Compact(const types::Uuid& table_id) = 0;
+
+  // The engine's sizes and activity now. An engine without RocksDB under it
+  // (the reference engine of tests) has none to give and returns it empty.
+  virtual StorageStatistics Statistics() const { return {}; }
 };
 
 }  // namespace sibyl::storage

@@ -3,6 +3,8 @@
 #include <rocksdb/perf_level.h>
 #include <rocksdb/write_batch.h>
 
+#include <cstdlib>
+#include <map>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -263,6 +265,61 @@ void RocksDbEngine::Flush() {
     Check(db_->Flush(flush, table.handle), "flush", id.ToString());
   }
   Check(db_->FlushWAL(/*sync=*/true), "commit log sync");
+}
+
+StorageStatistics RocksDbEngine::Statistics() const {
+  StorageStatistics out;
+  auto integer = [&](rocksdb::ColumnFamilyHandle* family, const std::string& name) -> uint64_t {
+    uint64_t value = 0;
+    return db_->GetIntProperty(family, name, &value) ? value : 0;
+  };
+  // rocksdb.cfstats gives compaction's totals in GB (a double).
+  auto gigabytes = [](const std::map<std::string, std::string>& stats, const std::string& key) {
+    const auto it = stats.find(key);
+    if (it == stats.end()) return uint64_t{0};
+    try {
+      return static_cast<uint64_t>(std::stod(it->second) * double(1ull << 30));
+    } catch (const std::exception&) {
+      return uint64_t{0};
+    }
+  };
+  {
+    // Shared: no family handle is replaced while it is asked.
+    std::shared_lock lock(mutex_);
+    out.tables.reserve(tables_.size());
+    for (const auto& [id, table] : tables_) {
+      if (table.handle == nullptr) continue;
+      TableStorageStatistics& t = out.tables.emplace_back();
+      t.table_id = id;
+      t.memtable_bytes = integer(table.handle, rocksdb::DB::Properties::kCurSizeAllMemTables);
+      t.sstable_bytes = integer(table.handle, rocksdb::DB::Properties::kTotalSstFilesSize);
+      t.live_sstable_bytes = integer(table.handle, rocksdb::DB::Properties::kLiveSstFilesSize);
+      t.live_versions = integer(table.handle, rocksdb::DB::Properties::kNumLiveVersions);
+      t.pending_compaction_bytes =
+          integer(table.handle, rocksdb::DB::Properties::kEstimatePendingCompactionBytes);
+      const int levels = db_->NumberLevels(table.handle);
+      for (int level = 0; level < levels; ++level) {
+        std::string files;
+        const bool known = db_->GetProperty(
+            table.handle, rocksdb::DB::Properties::kNumFilesAtLevelPrefix + std::to_string(level),
+            &files);
+        t.sstables_per_level.push_back(known ? std::strtoull(files.c_str(), nullptr, 10) : 0);
+      }
+      std::map<std::string, std::string> stats;
+      if (db_->GetMapProperty(table.handle, rocksdb::DB::Properties::kCFStats, &stats)) {
+        t.compaction_read_bytes = gigabytes(stats, "compaction.Sum.ReadGB");
+        t.compaction_written_bytes = gigabytes(stats, "compaction.Sum.WriteGB");
+      }
+    }
+  }
+  out.running_compactions =
+      integer(db_->DefaultColumnFamily(), rocksdb::DB::Properties::kNumRunningCompactions);
+  out.running_flushes =
+      integer(db_->DefaultColumnFamily(), rocksdb::DB::Properties::kNumRunningFlushes);
+  out.block_cache_capacity_bytes = cache_->GetCapacity();
+  out.block_cache_usage_bytes = cache_->GetUsage();
+  out.block_cache_pinned_bytes = cache_->GetPinnedUsage();
+  return out;
 }
 
 void RocksDbEngine::Compact(const types::Uuid& table_id) {

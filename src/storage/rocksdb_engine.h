@@ -32,6 +32,7 @@ class RocksDbEngine final : public Engine {
   void Truncate(const types::Uuid& table_id) override;
   void Flush() override;
   void Compact(const types::Uuid& table_id) override;
+  StorageStatistics Statistics() const override;
 
  private:
   struct Table {

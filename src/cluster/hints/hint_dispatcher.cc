@@ -95,6 +95,7 @@ void HintDispatcher::OnReply(std::shared_ptr<Replay> replay, bool ok, size_t byt
     return;
   }
   ++replay->next;
+  services_.hints->NoteDelivered();
   // Paced so that a recovering replica is not flooded: the next hint waits
   // as long as this one's bytes take at the throttle, which, as in
   // Cassandra, is shared among the other members (0: unthrottled).

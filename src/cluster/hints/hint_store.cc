@@ -130,6 +130,7 @@ void HintStore::Append(const types::Uuid& target, int64_t creation_micros, Bytes
   }
   segment->bytes += record.size();
   segment->dirty = true;
+  stored_.fetch_add(1, std::memory_order_relaxed);
   const auto now = std::chrono::steady_clock::now();
   if (now - segment->last_sync >= options_.sync_period) {
     fdatasync(segment->fd);
@@ -204,6 +205,7 @@ void HintStore::Remove(const HintSegment& segment) {
 void HintStore::DropAll(const types::Uuid& target) {
   std::lock_guard lock(mutex_);
   Seal(target);
+  dropped_bytes_.fetch_add(PendingBytes(target), std::memory_order_relaxed);
   std::error_code ignored;
   std::filesystem::remove_all(TargetDirectory(target), ignored);
 }
@@ -215,6 +217,18 @@ uint64_t HintStore::PendingBytes(const types::Uuid& target) const {
     total += std::filesystem::file_size(path, error);
   }
   return total;
+}
+
+uint64_t HintStore::TotalPendingBytes() const {
+  uint64_t total = 0;
+  for (const types::Uuid& target : Targets()) total += PendingBytes(target);
+  return total;
+}
+
+HintStore::Counts HintStore::counts() const {
+  return {.stored = stored_.load(std::memory_order_relaxed),
+          .delivered = delivered_.load(std::memory_order_relaxed),
+          .dropped_bytes = dropped_bytes_.load(std::memory_order_relaxed)};
 }
 
 }  // namespace sibyl::cluster

@@ -18,6 +18,7 @@
 //
 // Thread-safety: every method may be called from any thread.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -79,6 +80,18 @@ class HintStore {
   void DropAll(const types::Uuid& target);
   // Bytes of hints waiting for `target`.
   uint64_t PendingBytes(const types::Uuid& target) const;
+  // Bytes of hints waiting for every target (from the files: a scrape's cost).
+  uint64_t TotalPendingBytes() const;
+
+  // What became of hints since the node started, for the metrics endpoint.
+  struct Counts {
+    uint64_t stored = 0;         // appended
+    uint64_t delivered = 0;      // acknowledged by their target (NoteDelivered)
+    uint64_t dropped_bytes = 0;  // deleted unreplayed by DropAll
+  };
+  Counts counts() const;
+  // The dispatcher's word that a target acknowledged one replayed hint.
+  void NoteDelivered() { delivered_.fetch_add(1, std::memory_order_relaxed); }
 
  private:
   struct OpenSegment;
@@ -89,6 +102,9 @@ class HintStore {
   const Options options_;
   mutable std::mutex mutex_;
   std::map<types::Uuid, std::unique_ptr<OpenSegment>> open_;  // GUARDED_BY(mutex_)
+  std::atomic<uint64_t> stored_{0};
+  std::atomic<uint64_t> delivered_{0};
+  std::atomic<uint64_t> dropped_bytes_{0};
 };
 
 }  // namespace sibyl::cluster

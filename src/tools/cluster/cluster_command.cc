@@ -175,6 +175,8 @@ ClusterLayout ParseClusterOptions(const std::vector<std::string>& options) {
       layout.cluster_name = value;
     } else if (option == "--native-port") {
       layout.native_port = static_cast<uint16_t>(ParseNumber(option, value, 1, 65535));
+    } else if (option == "--prometheus-port") {
+      layout.prometheus_port = static_cast<uint16_t>(ParseNumber(option, value, 0, 65535));
     } else if (option == "--storage-port") {
       layout.storage_port = static_cast<uint16_t>(ParseNumber(option, value, 1, 65535));
     } else if (option == "--etcd-port") {
@@ -201,6 +203,8 @@ std::string ClusterUsage() {
          "  --cluster-name S   the cluster's name (default: Test Cluster)\n"
          "  --native-port P    every node's CQL port (default: 9042)\n"
          "  --storage-port P   every node's internode port (default: 7000)\n"
+         "  --prometheus-port P  every node's metrics endpoint, /metrics; 0: any free port\n"
+         "                     (default: 9180)\n"
          "  --etcd-port P      etcd's client port; P+1 is its peer port (default: 2379)\n";
 }
 

@@ -16,6 +16,8 @@ std::vector<std::string> ClusterLayout::NodeCommand(int i, const std::string& bi
           std::to_string(native_port),
           "--storage-port",
           std::to_string(storage_port),
+          "--prometheus-port",
+          std::to_string(prometheus_port),
           "--data-dir",
           (NodeDirectory(i) / "data").string(),
           "--seeds",

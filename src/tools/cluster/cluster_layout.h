@@ -24,6 +24,7 @@ struct ClusterLayout {
   std::string cluster_name = "Test Cluster";
   uint16_t native_port = 9042;
   uint16_t storage_port = 7000;
+  uint16_t prometheus_port = 9180;  // every node's metrics endpoint, on its own address
   uint16_t etcd_client_port = 2379;
   uint16_t etcd_peer_port = 2380;
 

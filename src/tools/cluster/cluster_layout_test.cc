@@ -31,19 +31,22 @@ TEST(ClusterLayoutTest, EveryNodeHasItsOwnAddressAndTheSamePorts) {
   EXPECT_EQ(ValueOf(node2, "--metadata-store"), "etcd");
   EXPECT_EQ(ValueOf(node2, "--etcd-endpoints"), "http://127.0.0.1:2500");
   EXPECT_EQ(ValueOf(node2, "--seeds"), "127.0.0.1:7000");
+  EXPECT_EQ(ValueOf(node2, "--prometheus-port"), "9180");
   const auto etcd = layout.EtcdCommand("etcd");
   EXPECT_EQ(ValueOf(etcd, "--listen-client-urls"), "http://127.0.0.1:2500");
   EXPECT_EQ(ValueOf(etcd, "--data-dir"), "/tmp/c/etcd/data");
 }
 
 TEST(ClusterLayoutTest, OptionsAsTheUsageSays) {
-  const ClusterLayout layout = ParseClusterOptions(
-      {"--nodes", "5", "--dir", "/tmp/x", "--native-port", "9200", "--etcd-port", "3000"});
+  const ClusterLayout layout =
+      ParseClusterOptions({"--nodes", "5", "--dir", "/tmp/x", "--native-port", "9200",
+                           "--etcd-port", "3000", "--prometheus-port", "9300"});
   EXPECT_EQ(layout.nodes, 5);
   EXPECT_EQ(layout.directory, "/tmp/x");
   EXPECT_EQ(layout.native_port, 9200);
   EXPECT_EQ(layout.etcd_client_port, 3000);
   EXPECT_EQ(layout.etcd_peer_port, 3001);
+  EXPECT_EQ(layout.prometheus_port, 9300);
   EXPECT_EQ(ParseClusterOptions({}).nodes, 3);
   EXPECT_TRUE(ParseClusterOptions({}).directory.is_absolute());
   EXPECT_THROW(ParseClusterOptions({"--nodes", "0"}), std::invalid_argument);

@@ -63,7 +63,8 @@ std::string TemporaryNode::Start(const std::atomic<bool>& interrupted) {
       if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
       execl(binary_.c_str(), binary_.c_str(), "start", "--data-dir", data.c_str(),
             "--listen-address", "127.0.0.1", "--native-transport-port", port.c_str(),
-            static_cast<char*>(nullptr));
+            // Any free port: a demo must start beside a running node.
+            "--prometheus-port", "0", static_cast<char*>(nullptr));
       _exit(127);
     }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);

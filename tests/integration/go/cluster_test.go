@@ -73,7 +73,7 @@ func startLocalCluster(t *testing.T) *localCluster {
 		}
 		out, err := c.command("start", "--nodes", strconv.Itoa(clusterNodes),
 			"--native-port", strconv.Itoa(c.nativePort), "--storage-port", strconv.Itoa(c.storagePort),
-			"--etcd-port", strconv.Itoa(c.etcdPort))
+			"--etcd-port", strconv.Itoa(c.etcdPort), "--prometheus-port", "0")
 		if err == nil {
 			return c
 		}
@@ -132,6 +132,7 @@ func (c *localCluster) startNode(i int) error {
 	cmd := exec.Command(c.binary, "start", "--cluster-name", "Test Cluster",
 		"--listen-address", address, "--rpc-address", address,
 		"--native-transport-port", strconv.Itoa(c.nativePort), "--storage-port", strconv.Itoa(c.storagePort),
+		"--prometheus-port", "0",
 		"--data-dir", filepath.Join(c.nodeDir(i), "data"),
 		"--seeds", fmt.Sprintf("127.0.0.1:%d", c.storagePort),
 		"--metadata-store", "etcd", "--etcd-endpoints", fmt.Sprintf("http://127.0.0.1:%d", c.etcdPort))

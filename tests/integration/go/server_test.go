@@ -134,7 +134,7 @@ func (s *sibylServer) spawn(binary string, extraArgs []string) error {
 	args := append([]string{"start",
 		"--data-dir", filepath.Join(s.workdir, "data"),
 		"--listen-address", "127.0.0.1",
-		"--native-transport-port", strconv.Itoa(port)}, extraArgs...)
+		"--native-transport-port", strconv.Itoa(port), "--prometheus-port", "0"}, extraArgs...)
 	s.cmd = exec.Command(binary, args...)
 	s.cmd.Dir = s.workdir
 	s.cmd.Stdout = &s.output

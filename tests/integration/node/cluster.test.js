@@ -79,7 +79,8 @@ class LocalCluster {
       [this.nativePort, this.storagePort, this.etcdPort] = [...ports];
       try {
         await this.command('start', '--nodes', String(NODES), '--native-port', String(this.nativePort),
-          '--storage-port', String(this.storagePort), '--etcd-port', String(this.etcdPort));
+          '--storage-port', String(this.storagePort), '--etcd-port', String(this.etcdPort),
+          '--prometheus-port', '0');
         return;
       } catch (err) {
         await this.command('stop').catch(() => {});
@@ -103,6 +104,7 @@ class LocalCluster {
     const child = spawn(SIBYL_BIN, ['start', '--cluster-name', 'Test Cluster',
       '--listen-address', address, '--rpc-address', address,
       '--native-transport-port', String(this.nativePort), '--storage-port', String(this.storagePort),
+      '--prometheus-port', '0',
       '--data-dir', path.join(this.nodeDir(i), 'data'), '--seeds', `127.0.0.1:${this.storagePort}`,
       '--metadata-store', 'etcd', '--etcd-endpoints', `http://127.0.0.1:${this.etcdPort}`],
     { stdio: ['ignore', log, log] });

@@ -30,7 +30,7 @@ class SibylServer {
     }
     this.port = await freePort();
     const args = ['start', '--data-dir', path.join(this.workdir, 'data'), '--listen-address', '127.0.0.1',
-      '--native-transport-port', String(this.port), ...extraArgs];
+      '--native-transport-port', String(this.port), '--prometheus-port', '0', ...extraArgs];
     this.child = spawn(SIBYL_BIN, args, { cwd: this.workdir, stdio: ['ignore', 'pipe', 'pipe'] });
     this.exited = new Promise((resolve) => {
       this.child.on('exit', (code, signal) => {

@@ -25,9 +25,11 @@ ADDRESSES = [f"127.0.0.{i}" for i in range(1, NODES + 1)]
 
 
 class RunningCluster:
-    def __init__(self, directory: Path, native_port: int, storage_port: int, etcd_port: int):
+    def __init__(self, directory: Path, native_port: int, storage_port: int, etcd_port: int,
+                 metrics_port: int):
         self.directory = directory
         self.native_port = native_port
+        self.metrics_port = metrics_port  # every node's /metrics, on its own address
         self.storage_port = storage_port
         self.etcd_port = etcd_port
         self.extra_processes: list[subprocess.Popen] = []  # nodes started by the tests
@@ -84,6 +86,7 @@ class RunningCluster:
                 "--listen-address", address, "--rpc-address", address,
                 "--native-transport-port", str(self.native_port),
                 "--storage-port", str(self.storage_port),
+                "--prometheus-port", str(self.metrics_port),
                 "--data-dir", str(self.node_dir(i) / "data"),
                 "--seeds", f"127.0.0.1:{self.storage_port}",
                 "--metadata-store", "etcd",
@@ -109,10 +112,11 @@ def running_cluster(nodes: int = NODES, parent: Path | None = None) -> Iterator[
         # the etcd port + 1): a start that fails with "in use" is retried on
         # new ports, in a new directory.
         for attempt in range(1, 4):
-            running = RunningCluster(Path(tmp) / f"cluster{attempt}", *distinct_free_ports(3))
+            running = RunningCluster(Path(tmp) / f"cluster{attempt}", *distinct_free_ports(4))
             started = running.command("start", "--nodes", str(nodes),
                                       "--native-port", str(running.native_port),
                                       "--storage-port", str(running.storage_port),
+                                      "--prometheus-port", str(running.metrics_port),
                                       "--etcd-port", str(running.etcd_port))
             if started.returncode == 0 or "in use" not in started.stdout + started.stderr:
                 break

@@ -1,6 +1,8 @@
 """Runs the real `sibyl` binary for end-to-end tests.
 
-Each server gets a free loopback port and a temporary data directory; its
+Each server gets free loopback ports (CQL, and the Prometheus metrics
+endpoint, so that servers of tests run in parallel do not clash on the
+default 9180) and a temporary data directory; its
 stdout and stderr go to a log file that is polled for Cassandra's ready line
 ("Starting listening for CQL clients on ADDR:PORT"). Stopping a server sends
 SIGTERM and requires exit code 0 within 5 seconds.
@@ -66,6 +68,7 @@ class SibylServer:
         self.extra_args = list(extra_args or [])
         self.host = "127.0.0.1"
         self.port = 0
+        self.metrics_port = 0  # /metrics (prometheus_port)
         self.proc: subprocess.Popen | None = None
 
     @property
@@ -89,6 +92,7 @@ class SibylServer:
         last_error = ""
         for _ in range(attempts):
             self.port = free_port()
+            self.metrics_port = free_port()
             self._spawn()
             ready, last_error = self._wait_ready()
             if ready:
@@ -104,6 +108,7 @@ class SibylServer:
             "--data-dir", str(self.data_dir),
             "--listen-address", self.host,
             "--native-transport-port", str(self.port),
+            "--prometheus-port", str(self.metrics_port),
             *self.extra_args,
         ]
         log = open(self.log_path, "wb")

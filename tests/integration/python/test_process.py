@@ -22,7 +22,8 @@ def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 def start_args(tmp_path: Path, port: int | None = None) -> list[str]:
     return ["start", "--data-dir", str(tmp_path / "data"), "--listen-address", "127.0.0.1",
-            "--native-transport-port", str(port if port is not None else free_port())]
+            "--native-transport-port", str(port if port is not None else free_port()),
+            "--prometheus-port", "0"]
 
 
 def assert_fails_with_one_line(result: subprocess.CompletedProcess, *expected_words: str) -> str:

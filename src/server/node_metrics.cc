@@ -1,0 +1,188 @@
+#include "server/node_metrics.h"
+
+#include <map>
+#include <string>
+#include <utility>
+
+#include "types/uuid.h"
+
+namespace sibyl::server {
+namespace {
+
+using metrics::ExpositionWriter;
+using metrics::Label;
+using metrics::MetricType;
+
+void CollectConnections(const CqlServer& server, ExpositionWriter& out) {
+  out.Family("sibyl_cql_connections", "CQL client connections open now.", MetricType::kGauge);
+  out.Sample("sibyl_cql_connections", {}, static_cast<uint64_t>(server.open_connections()));
+  out.Family("sibyl_cql_connections_opened_total", "CQL client connections accepted.",
+             MetricType::kCounter);
+  out.Sample("sibyl_cql_connections_opened_total", {}, server.connections_opened());
+}
+
+struct TableName {
+  std::string keyspace;
+  std::string table;
+};
+
+// The keyspace and name of every stored table, view and index by the id
+// its column family is named after (schema/storage_layout.h): an index's is
+// "<table>.<index>", as Cassandra names an index's table.
+std::map<types::Uuid, TableName> NamesById(const schema::Schema& schema) {
+  std::map<types::Uuid, TableName> names;
+  for (const auto& [keyspace_name, keyspace] : schema.keyspaces()) {
+    for (const auto* tables : {&keyspace->tables, &keyspace->views}) {
+      for (const auto& [name, table] : *tables) {
+        names[table->id] = {keyspace_name, name};
+        for (const schema::IndexMetadata& index : table->indexes) {
+          names[index.id] = {keyspace_name, name + "." + index.name};
+        }
+      }
+    }
+  }
+  return names;
+}
+
+void CollectStorage(const storage::Engine& engine, const schema::SchemaStore* schemas,
+                    ExpositionWriter& out) {
+  const storage::StorageStatistics stats = engine.Statistics();
+  std::map<types::Uuid, TableName> names;
+  if (schemas != nullptr) names = NamesById(*schemas->snapshot());
+  struct Row {
+    TableName name;
+    const storage::TableStorageStatistics* stats;
+  };
+  std::vector<Row> rows;
+  for (const storage::TableStorageStatistics& table : stats.tables) {
+    const auto it = names.find(table.table_id);
+    // A family the schema does not name (a table being dropped, or created
+    // and not yet published) is left out rather than shown by its id.
+    if (it == names.end()) continue;
+    rows.push_back({it->second, &table});
+  }
+  auto per_table = [&](const char* name, const char* help, MetricType type, auto value) {
+    out.Family(name, help, type);
+    for (const Row& row : rows) {
+      out.Sample(name, {{"keyspace", row.name.keyspace}, {"table", row.name.table}},
+                 static_cast<uint64_t>(value(*row.stats)));
+    }
+  };
+  using T = storage::TableStorageStatistics;
+  per_table("sibyl_storage_memtable_bytes",
+            "Bytes in the table's memtables, active and waiting to be flushed "
+            "(rocksdb.cur-size-all-mem-tables).",
+            MetricType::kGauge, [](const T& t) { return t.memtable_bytes; });
+  per_table("sibyl_storage_sstable_bytes",
+            "Bytes of the table's SSTable files, those only old readers still use included "
+            "(rocksdb.total-sst-files-size).",
+            MetricType::kGauge, [](const T& t) { return t.sstable_bytes; });
+  per_table("sibyl_storage_live_sstable_bytes",
+            "Bytes of the table's current SSTable files (rocksdb.live-sst-files-size).",
+            MetricType::kGauge, [](const T& t) { return t.live_sstable_bytes; });
+  per_table("sibyl_storage_live_versions",
+            "Versions of the table's file set still referenced; above 1 while readers pin "
+            "files compaction replaced (rocksdb.num-live-versions).",
+            MetricType::kGauge, [](const T& t) { return t.live_versions; });
+  per_table("sibyl_storage_pending_compaction_bytes",
+            "Bytes compaction estimates it must rewrite to settle the table's levels "
+            "(rocksdb.estimate-pending-compaction-bytes).",
+            MetricType::kGauge, [](const T& t) { return t.pending_compaction_bytes; });
+  per_table("sibyl_storage_compaction_read_bytes_total",
+            "Bytes compactions of the table read, since the node started (rocksdb.cfstats; "
+            "RocksDB reports it in GiB with two decimals, so it moves in steps of ~10MiB).",
+            MetricType::kCounter, [](const T& t) { return t.compaction_read_bytes; });
+  per_table("sibyl_storage_compaction_written_bytes_total",
+            "Bytes compactions of the table wrote, since the node started (rocksdb.cfstats, "
+            "as above).",
+            MetricType::kCounter, [](const T& t) { return t.compaction_written_bytes; });
+
+  out.Family("sibyl_storage_sstables", "SSTable files of the table at each LSM level.",
+             MetricType::kGauge);
+  for (const Row& row : rows) {
+    for (size_t level = 0; level < row.stats->sstables_per_level.size(); ++level) {
+      const std::string level_text = std::to_string(level);
+      out.Sample(
+          "sibyl_storage_sstables",
+          {{"keyspace", row.name.keyspace}, {"table", row.name.table}, {"level", level_text}},
+          row.stats->sstables_per_level[level]);
+    }
+  }
+
+  out.Family("sibyl_storage_running_compactions", "Compactions running now.", MetricType::kGauge);
+  out.Sample("sibyl_storage_running_compactions", {}, stats.running_compactions);
+  out.Family("sibyl_storage_running_flushes", "Memtable flushes running now.", MetricType::kGauge);
+  out.Sample("sibyl_storage_running_flushes", {}, stats.running_flushes);
+  out.Family("sibyl_storage_block_cache_capacity_bytes",
+             "Capacity of the block cache all tables share.", MetricType::kGauge);
+  out.Sample("sibyl_storage_block_cache_capacity_bytes", {}, stats.block_cache_capacity_bytes);
+  out.Family("sibyl_storage_block_cache_usage_bytes",
+             "Bytes of blocks in the block cache, pinned ones included.", MetricType::kGauge);
+  out.Sample("sibyl_storage_block_cache_usage_bytes", {}, stats.block_cache_usage_bytes);
+  out.Family("sibyl_storage_block_cache_pinned_bytes",
+             "Bytes of blocks in the block cache that readers hold now.", MetricType::kGauge);
+  out.Sample("sibyl_storage_block_cache_pinned_bytes", {}, stats.block_cache_pinned_bytes);
+}
+
+void CollectHints(const cluster::HintStore& hints, ExpositionWriter& out) {
+  const cluster::HintStore::Counts counts = hints.counts();
+  out.Family("sibyl_hints_pending_bytes",
+             "Bytes of hints this node keeps for replicas that missed writes, waiting to be "
+             "replayed.",
+             MetricType::kGauge);
+  out.Sample("sibyl_hints_pending_bytes", {}, hints.TotalPendingBytes());
+  out.Family("sibyl_hints_pending_targets", "Nodes this node keeps hints for.", MetricType::kGauge);
+  out.Sample("sibyl_hints_pending_targets", {}, static_cast<uint64_t>(hints.Targets().size()));
+  out.Family("sibyl_hints_stored_total", "Hints written since the node started.",
+             MetricType::kCounter);
+  out.Sample("sibyl_hints_stored_total", {}, counts.stored);
+  out.Family("sibyl_hints_delivered_total",
+             "Replayed hints their target acknowledged, since the node started.",
+             MetricType::kCounter);
+  out.Sample("sibyl_hints_delivered_total", {}, counts.delivered);
+  out.Family("sibyl_hints_dropped_bytes_total",
+             "Bytes of hints deleted unreplayed (their target left the cluster), since the node "
+             "started.",
+             MetricType::kCounter);
+  out.Sample("sibyl_hints_dropped_bytes_total", {}, counts.dropped_bytes);
+}
+
+}  // namespace
+
+void AddNodeCollectors(metrics::MetricRegistry& registry, const NodeMetricSources& sources) {
+  if (sources.requests != nullptr) {
+    registry.Add("cql requests",
+                 [requests = sources.requests](ExpositionWriter& out) { requests->Collect(out); });
+  }
+  if (sources.cql_server != nullptr) {
+    registry.Add("cql connections", [server = sources.cql_server](ExpositionWriter& out) {
+      CollectConnections(*server, out);
+    });
+  }
+  if (sources.engine != nullptr) {
+    registry.Add("storage", [engine = sources.engine, schemas = sources.schemas](
+                                ExpositionWriter& out) { CollectStorage(*engine, schemas, out); });
+  }
+  if (sources.hints != nullptr) {
+    registry.Add("hints",
+                 [hints = sources.hints](ExpositionWriter& out) { CollectHints(*hints, out); });
+  }
+}
+
+std::unique_ptr<metrics::MetricsHttpServer> ListenForMetrics(const Config& config,
+                                                             metrics::MetricRegistry& registry) {
+  if (!config.prometheus_enabled) return nullptr;
+  auto server = std::make_unique<metrics::MetricsHttpServer>(
+      metrics::MetricsHttpServer::Options{.address = config.metrics_address(),
+                                          .port = static_cast<uint16_t>(config.prometheus_port)},
+      [&registry] { return registry.Render(); });
+  try {
+    server->Listen();
+  } catch (const metrics::MetricsListenError& e) {
+    throw ConfigError("Cannot listen for Prometheus scrapes on " + std::string(e.what()) +
+                      " (prometheus_port; prometheus_enabled: false turns the endpoint off)");
+  }
+  return server;
+}
+
+}  // namespace sibyl::server
