@@ -14,16 +14,9 @@
 #include "common/error.h"
 #include "cql/lexer.h"
 #include "cql/parser.h"
+#include "fuzz_check.h"
 
 namespace {
-
-#define FUZZ_CHECK(cond)                                                              \
-  do {                                                                                \
-    if (!(cond)) {                                                                    \
-      __builtin_printf("FUZZ_CHECK failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
-      std::abort();                                                                   \
-    }                                                                                 \
-  } while (0)
 
 bool IsValidUtf8(std::string_view text) {
   for (size_t i = 0; i < text.size();) {

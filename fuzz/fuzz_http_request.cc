@@ -8,17 +8,10 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "fuzz_check.h"
 #include "metrics/http_request_parser.h"
 
 namespace {
-
-#define FUZZ_CHECK(cond)                                                              \
-  do {                                                                                \
-    if (!(cond)) {                                                                    \
-      __builtin_printf("FUZZ_CHECK failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
-      std::abort();                                                                   \
-    }                                                                                 \
-  } while (0)
 
 constexpr size_t kMaxHead = 512;
 

@@ -11,6 +11,7 @@
 #include <span>
 
 #include "common/error.h"
+#include "fuzz_check.h"
 #include "protocol/compression.h"
 #include "protocol/connection_codec.h"
 #include "protocol/request.h"
@@ -26,14 +27,6 @@ using protocol::ConnectionCodec;
 using protocol::Envelope;
 using protocol::NextResult;
 using protocol::Opcode;
-
-#define FUZZ_CHECK(cond)                                                              \
-  do {                                                                                \
-    if (!(cond)) {                                                                    \
-      __builtin_printf("FUZZ_CHECK failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
-      std::abort();                                                                   \
-    }                                                                                 \
-  } while (0)
 
 // Deterministic read sizes from the knobs and the input size.
 class SplitPoints {
