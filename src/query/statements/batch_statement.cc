@@ -163,7 +163,8 @@ Result ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchE
   // 5.0 checks each statement of a batch, and the batch's consistency once;
   // not the timestamp guardrails.
   const WriteGuardrails checks{execution.guardrails, execution.warnings};
-  GuardWriteConsistency(*children.front().params, checks);
+  if (!children.empty())
+    GuardWriteConsistency(*children.front().params, checks);  // BEGIN BATCH APPLY BATCH: none
   for (const BatchChildRequest& child : children)
     GuardWriteStatement(*child.plan->statement, checks);
   if (has_conditions) return ExecuteConditionalChildren(children, schema, coordinator);

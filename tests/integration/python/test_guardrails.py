@@ -302,3 +302,12 @@ def test_unlogged_batch_over_eleven_partitions_has_cassandras_text(default_sessi
     assert warnings_of(session, batch) == [
         "Unlogged batch covering 11 partitions detected against table [guides.readings]. "
         "You should use a logged batch for atomicity, or asynchronous writes for performance."]
+
+
+def test_an_empty_batch_is_checked_and_applied(session):
+    """A batch with no statement (BEGIN BATCH APPLY BATCH, or a BATCH message of
+    none) has no level to check from its statements: it is a no-op, and the
+    node stays up."""
+    session.execute("BEGIN BATCH APPLY BATCH")
+    session.execute(BatchStatement())
+    assert session.execute("SELECT release_version FROM system.local").one() is not None
