@@ -84,7 +84,9 @@ class GuardrailsTable final : public VirtualTable {
         if (!key) {
           ThrowInvalid("Guardrail " + name + " has no " + cell.column + " setting");
         }
-        const bool is_null = cell.cell.kind == storage::Cell::Kind::kTombstone;
+        // An empty value (blobAsBoolean(0x)) means no value, as null does.
+        const bool is_null = cell.cell.kind == storage::Cell::Kind::kTombstone ||
+                             (settable->boolean && cell.cell.value.empty());
         std::string value;
         if (settable->boolean) {
           if (is_null) ThrowInvalid("Invalid value for " + *key + ": null is not allowed");

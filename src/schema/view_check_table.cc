@@ -30,7 +30,9 @@ class ViewChecksTable final : public VirtualTable {
           std::string(row.clustering.front().begin(), row.clustering.front().end());
       bool repair = false;
       for (const storage::CellWrite& cell : row.cells) {
-        if (cell.column == "repair" && cell.cell.kind != storage::Cell::Kind::kTombstone) {
+        // An empty value (blobAsBoolean(0x)) is no value, as null: no repair.
+        if (cell.column == "repair" && cell.cell.kind != storage::Cell::Kind::kTombstone &&
+            !cell.cell.value.empty()) {
           repair = types::DecodeBoolean(cell.cell.value);
         } else if (cell.column != "repair") {
           ThrowInvalid("Only repair can be set in system_views.view_checks (got " + cell.column +

@@ -153,6 +153,10 @@ def test_bad_updates_are_refused_with_cassandras_messages(session):
         update_guardrail(session, "page_size", enabled=False)
     with pytest.raises(InvalidRequest, match="Unknown guardrail 'no_such_guardrail'"):
         update_guardrail(session, "no_such_guardrail", enabled=False)
+    with pytest.raises(InvalidRequest, match="Invalid value for allow_filtering_enabled: null is "
+                                             "not allowed"):
+        session.execute("UPDATE system_views.guardrails SET enabled = blobAsBoolean(0x) "
+                        "WHERE name = 'allow_filtering'")
     with pytest.raises(InvalidRequest, match="Only INSERT or UPDATE of system_views.guardrails"):
         session.execute("DELETE FROM system_views.guardrails WHERE name = 'page_size'")
     # Nothing of a refused change was kept.
