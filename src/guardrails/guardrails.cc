@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "common/config_values.h"
 #include "common/error.h"
 #include "protocol/request.h"
 
@@ -44,43 +45,46 @@ std::optional<std::pair<int64_t, std::string_view>> SplitQuantity(std::string_vi
 
 // A number and a unit of `units` ("64KiB", "12h") as a count of the
 // smallest unit; `example` names the form in the error.
-int64_t ParseQuantity(std::string_view key, std::string_view text,
-                      const std::map<std::string_view, int64_t>& units, std::string_view example) {
+template <typename UnitSize>
+int64_t ParseQuantity(std::string_view key, std::string_view text, UnitSize unit_size,
+                      std::string_view example) {
   const auto quantity = SplitQuantity(text);
-  const auto unit = quantity ? units.find(quantity->second) : units.end();
-  if (unit == units.end()) {
+  const std::optional<uint64_t> unit = quantity ? unit_size(quantity->second) : std::nullopt;
+  if (!unit) {
     Invalid("Invalid value for " + std::string(key) + ": '" + std::string(text) + "' is not " +
             std::string(example));
   }
-  if (quantity->first > std::numeric_limits<int64_t>::max() / unit->second) {
+  if (static_cast<uint64_t>(quantity->first) >
+      static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / *unit) {
     Invalid("Invalid value for " + std::string(key) + ": '" + std::string(text) + "' is too large");
   }
-  return quantity->first * unit->second;
+  return quantity->first * static_cast<int64_t>(*unit);
 }
 
 int64_t ParseBytes(std::string_view key, std::string_view text) {
-  static const std::map<std::string_view, int64_t> kUnits{
-      {"B", 1}, {"KiB", 1024}, {"MiB", 1024 * 1024}, {"GiB", 1024ll * 1024 * 1024}};
-  return ParseQuantity(key, text, kUnits,
+  return ParseQuantity(key, text, DataStorageUnitBytes,
                        "a data storage value such as 64KiB (units B, KiB, MiB, GiB)");
 }
 
 int64_t ParseDurationMicros(std::string_view key, std::string_view text) {
-  static const std::map<std::string_view, int64_t> kUnits{
+  static const std::map<std::string_view, uint64_t> kUnits{
       {"us", 1},       {"µs", 1},           {"ms", 1000},        {"s", 1000000},
       {"m", 60000000}, {"h", 3600000000ll}, {"d", 86400000000ll}};
-  return ParseQuantity(key, text, kUnits, "a duration such as 12h (units us, ms, s, m, h, d)");
+  const auto micros = [](std::string_view unit) -> std::optional<uint64_t> {
+    const auto it = kUnits.find(unit);
+    if (it == kUnits.end()) return std::nullopt;
+    return it->second;
+  };
+  return ParseQuantity(key, text, micros, "a duration such as 12h (units us, ms, s, m, h, d)");
 }
 
 bool ParseBoolean(std::string_view key, std::string_view text) {
-  // SnakeYAML's booleans, as Cassandra reads them.
-  static const std::set<std::string_view> kTrue{"true", "True", "TRUE", "yes", "Yes", "on", "On"};
-  static const std::set<std::string_view> kFalse{"false", "False", "FALSE", "no",
-                                                 "No",    "off",   "Off"};
-  if (kTrue.count(text)) return true;
-  if (kFalse.count(text)) return false;
-  Invalid("Invalid value for " + std::string(key) + ": '" + std::string(text) +
-          "' is not true or false");
+  const std::optional<bool> parsed = ParseYamlBoolean(text);
+  if (!parsed) {
+    Invalid("Invalid value for " + std::string(key) + ": '" + std::string(text) +
+            "' is not true or false");
+  }
+  return *parsed;
 }
 
 // GuardrailsOptions' checks of one threshold value (thresholds of counts,

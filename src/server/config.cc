@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "common/config_values.h"
 #include "guardrails/guardrail_catalog.h"
 #include "guardrails/guardrails.h"
 
@@ -51,12 +52,10 @@ std::pair<uint64_t, std::string> SplitQuantity(const std::string& key, const std
 // Cassandra 4.1 data storage: B, KiB, MiB, GiB.
 uint64_t ParseDataStorage(const std::string& key, const std::string& value) {
   auto [n, unit] = SplitQuantity(key, value);
-  static const std::map<std::string, uint64_t> kUnits{
-      {"B", 1}, {"KiB", 1024}, {"MiB", 1024 * 1024}, {"GiB", 1024ull * 1024 * 1024}};
-  auto it = kUnits.find(unit);
-  if (it == kUnits.end()) Bad(key, value, "accepted units are B, KiB, MiB, GiB");
-  if (n > UINT64_MAX / it->second) Bad(key, value, "too large");
-  return n * it->second;
+  const std::optional<uint64_t> unit_bytes = DataStorageUnitBytes(unit);
+  if (!unit_bytes) Bad(key, value, "accepted units are B, KiB, MiB, GiB");
+  if (n > UINT64_MAX / *unit_bytes) Bad(key, value, "too large");
+  return n * *unit_bytes;
 }
 
 // Cassandra 4.1 durations: ns, us, µs, ms, s, m, h, d.
@@ -110,16 +109,9 @@ Setter Millis(std::chrono::milliseconds Config::*field, bool legacy_integer) {
 
 Setter Bool(bool Config::*field) {
   return [field](Config& c, const std::string& k, const std::string& v) {
-    // SnakeYAML's booleans, as Cassandra reads them.
-    static const std::set<std::string> kTrue{"true", "True", "TRUE", "yes", "Yes", "on", "On"};
-    static const std::set<std::string> kFalse{"false", "False", "FALSE", "no", "No", "off", "Off"};
-    if (kTrue.count(v)) {
-      c.*field = true;
-    } else if (kFalse.count(v)) {
-      c.*field = false;
-    } else {
-      Bad(k, v, "expected true or false");
-    }
+    const std::optional<bool> parsed = ParseYamlBoolean(v);
+    if (!parsed) Bad(k, v, "expected true or false");
+    c.*field = *parsed;
   };
 }
 
