@@ -22,7 +22,6 @@
 #include "query/statements/consistency_rules.h"
 #include "query/statements/select_statement.h"
 #include "schema/row_order.h"
-#include "schema/system_keyspaces.h"
 #include "storage/clustering_order.h"
 #include "types/value_codec.h"
 
@@ -340,7 +339,7 @@ class SelectExecution {
     std::vector<std::string>* warnings = context_.warnings;
     // Not on system keyspaces: drivers and tools read them with their own
     // page sizes and levels, and 5.0 exempts them from ALLOW FILTERING's.
-    if (schema::IsSystemKeyspace(table_.keyspace) || table_.is_virtual) return;
+    if (!s.guarded_) return;
     if (s.allow_filtering_) g.EnsureEnabled(GuardrailId::kAllowFiltering, warnings);
     if (s.grouped_) g.EnsureEnabled(GuardrailId::kGroupBy, warnings);
     const uint16_t level = params_.consistency;

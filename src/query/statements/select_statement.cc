@@ -8,6 +8,7 @@
 #include "query/read/paging_state.h"
 #include "query/statements/table_resolution.h"
 #include "schema/row_order.h"
+#include "schema/system_keyspaces.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {
@@ -162,6 +163,7 @@ std::shared_ptr<const SelectStatement> SelectStatement::Prepare(
                             /*ordered=*/!select.order_by.empty());
   statement->distinct_ = select.distinct;
   statement->allow_filtering_ = select.allow_filtering;
+  statement->guarded_ = !schema::IsSystemKeyspace(table.keyspace) && !table.is_virtual;
   if (select.distinct) {
     if (select.per_partition_limit) {
       ThrowInvalid("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");

@@ -100,7 +100,9 @@ class SelectStatement {
   std::optional<PreparedTerm> per_partition_limit_;
   bool distinct_ = false;
   bool allow_filtering_ = false;  // ALLOW FILTERING was written
-  bool reversed_ = false;         // ORDER BY against the clustering order
+  // A user table: guardrails apply (not to system keyspaces, virtual tables).
+  bool guarded_ = false;
+  bool reversed_ = false;  // ORDER BY against the clustering order
   // ORDER BY with IN on the partition key: rows of several partitions are
   // sorted after the read (Cassandra's needsPostQueryOrdering).
   bool post_query_ordering_ = false;
