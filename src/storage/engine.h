@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "storage/ledger/large_data_ledger.h"
 #include "storage/mutation.h"
 #include "storage/read_command.h"
 #include "storage/table_layout.h"
@@ -143,6 +144,18 @@ class Engine {
   // Forces memtables to disk and compacts (tests, nodetool-like commands).
   virtual void Flush() = 0;
   virtual void Compact(const types::Uuid& table_id) = 0;
+
+  // The large-data ledger (ledger/large_data_ledger.h): each table's large
+  // partitions, rows and cells as its live SSTables measure them, current
+  // after every flush and compaction. An engine without SSTables has none:
+  // null, and FindLargePartition answers nullopt.
+  virtual std::shared_ptr<const ledger::LedgerSnapshot> LargeData() const { return nullptr; }
+  // The ledger's figures for one partition, when it is large enough for a
+  // file to have named it. Cheap while no table has a named partition.
+  virtual std::optional<ledger::PartitionFigures> FindLargePartition(
+      const types::Uuid& /*table_id*/, const PartitionKey& /*key*/) const {
+    return std::nullopt;
+  }
 
   // The engine's sizes and activity now. An engine without RocksDB under it
   // (the reference engine of tests) has none to give and returns it empty.

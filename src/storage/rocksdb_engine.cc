@@ -90,6 +90,10 @@ RocksDbEngine::RocksDbEngine(const EngineOptions& options, Clock& clock)
   db_options.create_missing_column_families = true;
   db_options.max_background_jobs = 2;
   db_options.keep_log_file_num = 5;
+  ledger_refresher_ = std::make_shared<ledger::LedgerRefresher>([this](const std::string& family) {
+    if (auto id = types::Uuid::Parse(family)) RefreshLedger(*id);
+  });
+  db_options.listeners.push_back(ledger_refresher_);
 
   std::vector<std::string> names;
   if (!rocksdb::DB::ListColumnFamilies(db_options, directory, &names).ok()) {
@@ -123,9 +127,12 @@ RocksDbEngine::RocksDbEngine(const EngineOptions& options, Clock& clock)
     }
   }
   syncer_ = std::make_unique<CommitlogSyncer>(*db_, options_);
+  for (const auto& [id, table] : tables_) RefreshLedger(id);
+  ledger_refresher_->Start();
 }
 
 RocksDbEngine::~RocksDbEngine() {
+  ledger_refresher_->Stop();
   syncer_.reset();
   for (auto& [name, table] : tables_) (void)db_->DestroyColumnFamilyHandle(table.handle);
   (void)db_->Close();
@@ -206,6 +213,7 @@ void RocksDbEngine::SyncTables(const std::vector<TableLayout>& layouts) {
     }
     DropFamily(it->second);
     StoreOptions(it->first.ToString(), nullptr);
+    ledger_.Forget(it->first);
     it = tables_.erase(it);
   }
 }
@@ -255,16 +263,44 @@ void RocksDbEngine::Truncate(const types::Uuid& table_id) {
   // the old rows, and WAL records of the dropped family are skipped.
   DropFamily(table);
   CreateFamily(table_id.ToString(), table);
+  ledger_.Forget(table_id);
 }
 
 void RocksDbEngine::Flush() {
-  std::shared_lock lock(mutex_);
-  rocksdb::FlushOptions flush;
-  flush.wait = true;
-  for (const auto& [id, table] : tables_) {
-    Check(db_->Flush(flush, table.handle), "flush", id.ToString());
+  std::vector<types::Uuid> flushed;
+  {
+    std::shared_lock lock(mutex_);
+    rocksdb::FlushOptions flush;
+    flush.wait = true;
+    for (const auto& [id, table] : tables_) {
+      Check(db_->Flush(flush, table.handle), "flush", id.ToString());
+      flushed.push_back(id);
+    }
+    Check(db_->FlushWAL(/*sync=*/true), "commit log sync");
   }
-  Check(db_->FlushWAL(/*sync=*/true), "commit log sync");
+  // At once, not when the refresher gets to it: whoever flushed reads the
+  // ledger next (`sibyl admin flush`, tests).
+  for (const types::Uuid& id : flushed) RefreshLedger(id);
+}
+
+void RocksDbEngine::RefreshLedger(const types::Uuid& id) {
+  rocksdb::TablePropertiesCollection properties;
+  {
+    std::shared_lock lock(mutex_);
+    auto it = tables_.find(id);
+    if (it == tables_.end() || it->second.handle == nullptr) return;
+    Check(db_->GetPropertiesOfAllTables(it->second.handle, &properties),
+          "reading the SSTables' properties", id.ToString());
+  }
+  std::vector<ledger::LedgerFile> files;
+  files.reserve(properties.size());
+  for (const auto& [path, file] : properties) {
+    ledger::LedgerFile& f = files.emplace_back();
+    f.path = path;
+    const auto& user = file->user_collected_properties;
+    if (auto p = user.find(ledger::kFileLedgerProperty); p != user.end()) f.property = p->second;
+  }
+  ledger_.Rebuild(id, files, clock_.NowMicros() / 1000);
 }
 
 StorageStatistics RocksDbEngine::Statistics() const {
@@ -336,6 +372,8 @@ void RocksDbEngine::Compact(const types::Uuid& table_id) {
     Check(db_->CompactRange(compact, table.handle, nullptr, nullptr), "compaction",
           table_id.ToString());
   }
+  lock.unlock();
+  RefreshLedger(table_id);
 }
 
 }  // namespace sibyl::storage

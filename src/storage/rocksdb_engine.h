@@ -14,6 +14,8 @@
 
 #include "storage/commitlog_syncer.h"
 #include "storage/engine.h"
+#include "storage/ledger/large_data_ledger.h"
+#include "storage/ledger/ledger_refresher.h"
 #include "storage/purge_compaction_filter.h"
 
 namespace sibyl::storage {
@@ -33,6 +35,13 @@ class RocksDbEngine final : public Engine {
   void Flush() override;
   void Compact(const types::Uuid& table_id) override;
   StorageStatistics Statistics() const override;
+  std::shared_ptr<const ledger::LedgerSnapshot> LargeData() const override {
+    return ledger_.Snapshot();
+  }
+  std::optional<ledger::PartitionFigures> FindLargePartition(
+      const types::Uuid& table_id, const PartitionKey& key) const override {
+    return ledger_.FindPartition(table_id, key);
+  }
 
  private:
   struct Table {
@@ -52,8 +61,15 @@ class RocksDbEngine final : public Engine {
   void DropFamily(Table& table);
   void StoreOptions(const std::string& name, const StorageOptions* options);
   void Write(rocksdb::WriteBatch& batch);
+  // Rebuilds the table's ledger from its live files' properties. Takes
+  // mutex_ shared: REQUIRES it not held exclusively by this thread.
+  void RefreshLedger(const types::Uuid& id);
 
   const EngineOptions options_;
+  ledger::LargeDataLedger ledger_;
+  // Registered with RocksDB before it opens; its thread runs from the end of
+  // the constructor until the start of the destructor.
+  std::shared_ptr<ledger::LedgerRefresher> ledger_refresher_;
   Clock& clock_;
   std::shared_ptr<rocksdb::Cache> cache_;
   std::unique_ptr<rocksdb::DB> db_;

@@ -11,6 +11,7 @@
 
 #include "storage/cell_merge_operator.h"
 #include "storage/key_codec.h"
+#include "storage/ledger/ledger_properties_collector.h"
 
 namespace sibyl::storage {
 namespace {
@@ -77,6 +78,8 @@ rocksdb::ColumnFamilyOptions TableFamilyOptions(const StorageOptions& options,
   static const auto merge_operator = std::make_shared<CellMergeOperator>();
   rocksdb::ColumnFamilyOptions family;
   family.merge_operator = merge_operator;
+  family.table_properties_collector_factories.push_back(
+      std::make_shared<ledger::LedgerPropertiesCollectorFactory>(purge_state));
   family.compaction_filter_factory =
       std::make_shared<PurgeCompactionFilterFactory>(std::move(purge_state));
   family.prefix_extractor = PartitionPrefixExtractor();

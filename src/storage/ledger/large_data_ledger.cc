@@ -1,0 +1,150 @@
+#include "storage/ledger/large_data_ledger.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "storage/key_codec.h"
+
+namespace sibyl::storage::ledger {
+namespace {
+
+template <typename T, typename Key, typename Fold>
+std::vector<T> FoldByKey(std::vector<T> all, Key key, Fold fold) {
+  std::sort(all.begin(), all.end(), [&](const T& a, const T& b) { return key(a) < key(b); });
+  std::vector<T> out;
+  for (T& item : all) {
+    if (!out.empty() && key(out.back()) == key(item)) {
+      fold(out.back(), item);
+    } else {
+      out.push_back(std::move(item));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+const PartitionFigures* TableLedger::FindPartition(BytesView prefix) const {
+  auto it = std::lower_bound(
+      partitions.begin(), partitions.end(), prefix,
+      [](const PartitionFigures& p, BytesView wanted) { return BytesView(p.prefix) < wanted; });
+  return it != partitions.end() && it->prefix == prefix ? &*it : nullptr;
+}
+
+TableLedger SumFileLedgers(const types::Uuid& table_id,
+                           const std::vector<std::shared_ptr<const FileLedger>>& files) {
+  TableLedger table;
+  table.table_id = table_id;
+  std::vector<PartitionFigures> partitions;
+  std::vector<RowFigures> rows;
+  std::vector<CellFigures> cells;
+  for (const auto& file : files) {
+    ++table.files;
+    if (!file) {
+      ++table.unmeasured_files;
+      continue;
+    }
+    partitions.insert(partitions.end(), file->partitions.begin(), file->partitions.end());
+    rows.insert(rows.end(), file->rows.begin(), file->rows.end());
+    cells.insert(cells.end(), file->cells.begin(), file->cells.end());
+    table.histograms.Merge(file->histograms);
+  }
+  table.partitions = FoldByKey(
+      std::move(partitions), [](const PartitionFigures& p) -> BytesView { return p.prefix; },
+      [](PartitionFigures& sum, const PartitionFigures& more) {
+        sum.bytes += more.bytes;
+        sum.rows += more.rows;
+        sum.cells += more.cells;
+        sum.tombstones += more.tombstones;
+        sum.largest_row_bytes = std::max(sum.largest_row_bytes, more.largest_row_bytes);
+        sum.largest_collection_items =
+            std::max(sum.largest_collection_items, more.largest_collection_items);
+      });
+  table.rows = FoldByKey(
+      std::move(rows),
+      [](const RowFigures& r) { return std::tie(r.prefix, r.is_static, r.clustering); },
+      [](RowFigures& sum, const RowFigures& more) {
+        sum.bytes += more.bytes;
+        sum.cells += more.cells;
+      });
+  // A simple cell named by two files is two versions of it: the later one
+  // stands, and no size is more likely than the larger. A collection's
+  // elements add up.
+  table.cells = FoldByKey(
+      std::move(cells),
+      [](const CellFigures& c) { return std::tie(c.prefix, c.is_static, c.clustering, c.column); },
+      [](CellFigures& sum, const CellFigures& more) {
+        if (sum.items == 0 && more.items == 0) {
+          sum.bytes = std::max(sum.bytes, more.bytes);
+        } else {
+          sum.bytes += more.bytes;
+          sum.items += more.items;
+        }
+      });
+  return table;
+}
+
+void LargeDataLedger::Rebuild(const types::Uuid& table_id, const std::vector<LedgerFile>& files,
+                              int64_t now_millis) {
+  std::map<std::string, std::shared_ptr<const FileLedger>> decoded;
+  {
+    std::lock_guard lock(mutex_);
+    auto& known = files_[table_id];
+    for (const LedgerFile& file : files) {
+      if (auto it = known.find(file.path); it != known.end()) decoded.emplace(*it);
+    }
+  }
+  std::vector<std::shared_ptr<const FileLedger>> ledgers;
+  for (const LedgerFile& file : files) {
+    auto [it, added] = decoded.try_emplace(file.path);
+    if (added && file.property) {
+      if (auto ledger = DecodeFileLedger(*file.property)) {
+        it->second = std::make_shared<const FileLedger>(std::move(*ledger));
+      }
+    }
+    ledgers.push_back(it->second);
+  }
+  auto table = std::make_shared<TableLedger>(SumFileLedgers(table_id, ledgers));
+  table->measured_at_millis = now_millis;
+
+  std::lock_guard lock(mutex_);
+  files_[table_id] = std::move(decoded);
+  auto next = std::make_shared<LedgerSnapshot>(*snapshot_);
+  next->tables[table_id] = std::move(table);
+  Publish(std::move(next));
+}
+
+void LargeDataLedger::Forget(const types::Uuid& table_id) {
+  std::lock_guard lock(mutex_);
+  files_.erase(table_id);
+  auto next = std::make_shared<LedgerSnapshot>(*snapshot_);
+  next->tables.erase(table_id);
+  Publish(std::move(next));
+}
+
+void LargeDataLedger::Publish(std::shared_ptr<const LedgerSnapshot> next) {
+  size_t named = 0;
+  for (const auto& [id, table] : next->tables) named += table->partitions.size();
+  snapshot_ = std::move(next);
+  named_partitions_.store(named, std::memory_order_release);
+}
+
+std::shared_ptr<const LedgerSnapshot> LargeDataLedger::Snapshot() const {
+  std::lock_guard lock(mutex_);
+  return snapshot_;
+}
+
+std::optional<PartitionFigures> LargeDataLedger::FindPartition(const types::Uuid& table_id,
+                                                               const PartitionKey& key) const {
+  if (named_partitions_.load(std::memory_order_acquire) == 0) return std::nullopt;
+  const std::shared_ptr<const LedgerSnapshot> snapshot = Snapshot();
+  const auto it = snapshot->tables.find(table_id);
+  if (it == snapshot->tables.end() || it->second->partitions.empty()) return std::nullopt;
+  Bytes prefix;
+  AppendPartitionPrefix(key, prefix);
+  const PartitionFigures* found = it->second->FindPartition(prefix);
+  if (!found) return std::nullopt;
+  return *found;
+}
+
+}  // namespace sibyl::storage::ledger

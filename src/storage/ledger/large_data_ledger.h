@@ -1,0 +1,90 @@
+#pragma once
+// The large-data ledger of a node: for each table, its partitions' figures
+// summed over the table's live SSTables — the logical partition, not one
+// file's piece of it, so a partition that grew past a threshold over several
+// flushes is seen. Rebuilt from the files' user properties
+// (ledger_properties_collector.h) after every flush and compaction of the
+// table; compaction makes the sums exact (until then a row rewritten in two
+// files counts twice). Data still in the memtable counts from its flush.
+// docs/dev/storage.md, "The large-data ledger".
+//
+//   ledger.Rebuild(table_id, files, now_millis);   // the engine, after a flush/compaction
+//   if (auto p = ledger.FindPartition(table_id, key)) ...;   // a statement's check
+//   auto snapshot = ledger.Snapshot();             // system_views.large_partitions
+//
+// Thread-safety: every method may be called from any thread. Snapshots are
+// immutable; FindPartition costs one atomic load while no table has a named
+// partition.
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "storage/ledger/partition_figures.h"
+#include "storage/mutation.h"
+#include "types/uuid.h"
+
+namespace sibyl::storage::ledger {
+
+// One table's figures.
+struct TableLedger {
+  types::Uuid table_id;
+  // Partitions named by at least one file, with every file's figures for
+  // them summed (largest row and collection: the largest of any file), in
+  // key order.
+  std::vector<PartitionFigures> partitions;
+  std::vector<RowFigures> rows;    // rows named by a file, summed over files
+  std::vector<CellFigures> cells;  // cells (the largest version) and collections (summed)
+  PartitionHistograms histograms;  // every file's partitions
+  uint64_t files = 0;
+  uint64_t unmeasured_files = 0;  // files without (or with an unreadable) ledger property
+  int64_t measured_at_millis = 0;
+
+  // nullptr when the partition is not named.
+  const PartitionFigures* FindPartition(BytesView prefix) const;
+};
+
+struct LedgerSnapshot {
+  std::map<types::Uuid, std::shared_ptr<const TableLedger>> tables;
+};
+
+// One live file of a table: its path (what identifies it) and its
+// kFileLedgerProperty value, if it has one.
+struct LedgerFile {
+  std::string path;
+  std::optional<BytesView> property;
+};
+
+class LargeDataLedger {
+ public:
+  // Makes `files` the table's live files. Decodes only files not seen before.
+  void Rebuild(const types::Uuid& table_id, const std::vector<LedgerFile>& files,
+               int64_t now_millis);
+  void Forget(const types::Uuid& table_id);
+
+  std::shared_ptr<const LedgerSnapshot> Snapshot() const;
+  std::optional<PartitionFigures> FindPartition(const types::Uuid& table_id,
+                                                const PartitionKey& key) const;
+
+ private:
+  // REQUIRES: mutex_ held.
+  void Publish(std::shared_ptr<const LedgerSnapshot> next);
+
+  mutable std::mutex mutex_;
+  std::shared_ptr<const LedgerSnapshot> snapshot_ =
+      std::make_shared<LedgerSnapshot>();  // GUARDED_BY(mutex_)
+  // Each table's files, decoded once; nullptr for a file not measured.
+  std::map<types::Uuid, std::map<std::string, std::shared_ptr<const FileLedger>>>
+      files_;                                // GUARDED_BY(mutex_)
+  std::atomic<size_t> named_partitions_{0};  // over every table
+};
+
+// Sums files' ledgers into a table's (the part of Rebuild that needs no lock).
+TableLedger SumFileLedgers(const types::Uuid& table_id,
+                           const std::vector<std::shared_ptr<const FileLedger>>& files);
+
+}  // namespace sibyl::storage::ledger

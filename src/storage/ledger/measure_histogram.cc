@@ -1,0 +1,101 @@
+#include "storage/ledger/measure_histogram.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "storage/ledger/ledger_codec.h"
+
+namespace sibyl::storage::ledger {
+namespace {
+
+// EstimatedHistogram.newOffsets: 1, 2, 3, ... each the previous times 1.2
+// rounded, and at least one more than it.
+const std::array<uint64_t, MeasureHistogram::kBuckets>& Offsets() {
+  static const auto offsets = [] {
+    std::array<uint64_t, MeasureHistogram::kBuckets> o{};
+    uint64_t last = 1;
+    o[0] = last;
+    for (int i = 1; i < MeasureHistogram::kBuckets; ++i) {
+      uint64_t next = static_cast<uint64_t>(std::llround(static_cast<double>(last) * 1.2));
+      if (next == last) ++next;
+      o[i] = last = next;
+    }
+    return o;
+  }();
+  return offsets;
+}
+
+}  // namespace
+
+uint64_t MeasureHistogram::BucketOffset(int bucket) { return Offsets().at(bucket); }
+
+int MeasureHistogram::BucketOf(uint64_t value) {
+  const auto& o = Offsets();
+  auto it = std::lower_bound(o.begin(), o.end(), value);
+  return it == o.end() ? kBuckets - 1 : static_cast<int>(it - o.begin());
+}
+
+void MeasureHistogram::Add(uint64_t value) {
+  ++buckets_[BucketOf(value)];
+  ++count_;
+  min_ = std::min(min_, value);
+  max_ = std::max(max_, value);
+}
+
+void MeasureHistogram::Merge(const MeasureHistogram& other) {
+  for (int i = 0; i < kBuckets; ++i) buckets_[i] += other.buckets_[i];
+  count_ += other.count_;
+  min_ = std::min(min_, other.min_);
+  max_ = std::max(max_, other.max_);
+}
+
+uint64_t MeasureHistogram::Percentile(double fraction) const {
+  if (count_ == 0) return 0;
+  const auto wanted = static_cast<uint64_t>(std::ceil(static_cast<double>(count_) * fraction));
+  if (wanted == 0) return min();
+  uint64_t seen = 0;
+  for (int i = 0; i < kBuckets; ++i) {
+    seen += buckets_[i];
+    if (seen >= wanted) return std::min(BucketOffset(i), max_);
+  }
+  return max_;
+}
+
+// count, min, max, then (bucket gap, count) for each non-empty bucket.
+void MeasureHistogram::AppendEncoded(Bytes& out) const {
+  AppendVarint(out, count_);
+  AppendVarint(out, min());
+  AppendVarint(out, max_);
+  int used = 0;
+  for (int i = 0; i < kBuckets; ++i) used += buckets_[i] != 0;
+  AppendVarint(out, used);
+  int last = 0;
+  for (int i = 0; i < kBuckets; ++i) {
+    if (buckets_[i] == 0) continue;
+    AppendVarint(out, i - last);
+    AppendVarint(out, buckets_[i]);
+    last = i;
+  }
+}
+
+std::optional<MeasureHistogram> MeasureHistogram::Decode(BytesView& in) {
+  MeasureHistogram h;
+  auto count = ReadVarint(in), min = ReadVarint(in), max = ReadVarint(in), used = ReadVarint(in);
+  if (!count || !min || !max || !used || *used > kBuckets) return std::nullopt;
+  uint64_t bucket = 0, total = 0;
+  for (uint64_t i = 0; i < *used; ++i) {
+    auto gap = ReadVarint(in), n = ReadVarint(in);
+    if (!gap || !n) return std::nullopt;
+    bucket += *gap;
+    if (bucket >= kBuckets) return std::nullopt;
+    h.buckets_[bucket] = *n;
+    total += *n;
+  }
+  if (total != *count) return std::nullopt;
+  h.count_ = *count;
+  h.min_ = *count == 0 ? UINT64_MAX : *min;
+  h.max_ = *max;
+  return h;
+}
+
+}  // namespace sibyl::storage::ledger
