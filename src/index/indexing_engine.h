@@ -109,6 +109,13 @@ class IndexingEngine final : public storage::Engine {
   void Flush() override { inner_->Flush(); }
   // The wrapped engine's: index and view column families are among its tables.
   storage::StorageStatistics Statistics() const override { return inner_->Statistics(); }
+  std::shared_ptr<const storage::ledger::LedgerSnapshot> LargeData() const override {
+    return inner_->LargeData();
+  }
+  std::optional<storage::ledger::PartitionFigures> FindLargePartition(
+      const types::Uuid& table_id, const storage::PartitionKey& key) const override {
+    return inner_->FindLargePartition(table_id, key);
+  }
   void Compact(const types::Uuid& table_id) override;
 
   // Every index's build state.

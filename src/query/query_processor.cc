@@ -420,6 +420,7 @@ Result QueryProcessor::Run(const PreparedStatement& statement,
   context.warnings = &client.warnings;
   context.thresholds = options_.read_thresholds;
   context.guardrails = options_.guardrails;
+  if (coordinator_ != nullptr) context.ledger = &coordinator_->engine();
   if (!node_.broadcast_address.empty()) context.node_address = node_.broadcast_address;
   return select->Execute(values, params, schema, SourceFor(*select->table()), context);
 }

@@ -11,11 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "storage/ledger/large_data_ledger.h"
 #include "types/uuid.h"
 
 namespace sibyl::guardrails {
 class Guardrails;
-}
+class ModelWarnings;
+}  // namespace sibyl::guardrails
 
 namespace sibyl::schema {
 
@@ -117,9 +119,15 @@ struct LocalNodeInfo {
       check_view;
   // The last check of each view.
   std::function<std::vector<ViewCheckInfo>()> view_checks;
+  // The large-data ledger of this node's engine now (system_views.large_*,
+  // partition_stats). Set once before serving; called from any thread.
+  // Null, or a null snapshot: the node keeps none.
+  std::function<std::shared_ptr<const storage::ledger::LedgerSnapshot>()> large_data;
   // The node's guardrails (system_views.guardrails, system_views.settings);
   // outlives the node's statements. Null: none (tests of tables alone).
   guardrails::Guardrails* guardrails = nullptr;
+  // The rules the node's clients broke (system_views.model_warnings); null: none kept.
+  const guardrails::ModelWarnings* model_warnings = nullptr;
 
   // The other members of the cluster now, never this node.
   std::vector<PeerInfo> Peers() const { return current_peers ? current_peers() : peers; }

@@ -134,6 +134,75 @@ KeyspacePtr MakeViewsKeyspace() {
           .Column("enforced", "text")
           .Build();
   keyspace->tables.emplace(guardrails->name, guardrails);
+  // Sibyl's own: the large-data ledger (large_data_tables.h); ScyllaDB's
+  // system.large_* without the SSTable's name.
+  for (TablePtr table : {
+           VirtualTableBuilder(kViewsKeyspace, "large_partitions",
+                               "partitions the large-data ledger names, largest first")
+               .PartitionKey("keyspace_name", "text")
+               .PartitionKey("table_name", "text")
+               .Clustering("partition_size", "bigint", ClusteringOrder::kDesc)
+               .Clustering("partition_key", "text")
+               .Column("rows", "bigint")
+               .Column("cells", "bigint")
+               .Column("tombstones", "bigint")
+               .Column("largest_row_size", "bigint")
+               .Column("largest_collection_items", "bigint")
+               .Column("rule", "text")
+               .Column("last_seen", "timestamp")
+               .Build(),
+           VirtualTableBuilder(kViewsKeyspace, "large_rows",
+                               "rows the large-data ledger names, largest first")
+               .PartitionKey("keyspace_name", "text")
+               .PartitionKey("table_name", "text")
+               .Clustering("row_size", "bigint", ClusteringOrder::kDesc)
+               .Clustering("partition_key", "text")
+               .Clustering("clustering_key", "text")
+               .Column("cells", "bigint")
+               .Column("rule", "text")
+               .Column("last_seen", "timestamp")
+               .Build(),
+           VirtualTableBuilder(kViewsKeyspace, "large_cells",
+                               "cells and collections the large-data ledger names, largest first")
+               .PartitionKey("keyspace_name", "text")
+               .PartitionKey("table_name", "text")
+               .Clustering("cell_size", "bigint", ClusteringOrder::kDesc)
+               .Clustering("partition_key", "text")
+               .Clustering("clustering_key", "text")
+               .Clustering("column_name", "text")
+               .Column("collection_elements", "bigint")
+               .Column("rule", "text")
+               .Column("last_seen", "timestamp")
+               .Build(),
+           VirtualTableBuilder(kViewsKeyspace, "partition_stats",
+                               "distributions of each table's partitions")
+               .PartitionKey("keyspace_name", "text")
+               .Clustering("table_name", "text")
+               .Clustering("measure", "text")
+               .Column("partitions", "bigint")
+               .Column("min", "bigint")
+               .Column("p50", "bigint")
+               .Column("p75", "bigint")
+               .Column("p95", "bigint")
+               .Column("p98", "bigint")
+               .Column("p99", "bigint")
+               .Column("max", "bigint")
+               .Build(),
+           // Sibyl's own: the rules statements broke (model_warnings_table.h).
+           VirtualTableBuilder(kViewsKeyspace, "model_warnings",
+                               "rules of the data model that statements broke on this node")
+               .PartitionKey("rule", "text")
+               .Clustering("keyspace_name", "text")
+               .Clustering("table_name", "text")
+               .Column("count", "bigint")
+               .Column("example", "text")
+               .Column("last_warning", "text")
+               .Column("first_seen", "timestamp")
+               .Column("last_seen", "timestamp")
+               .Build(),
+       }) {
+    keyspace->tables.emplace(table->name, table);
+  }
   return keyspace;
 }
 

@@ -4,6 +4,8 @@
 #include "schema/gossip_info_table.h"
 #include "schema/guardrails_table.h"
 #include "schema/index_tables.h"
+#include "schema/large_data_tables.h"
+#include "schema/model_warnings_table.h"
 #include "schema/node_tables.h"
 #include "schema/schema_tables.h"
 #include "schema/settings_table.h"
@@ -29,6 +31,11 @@ VirtualTables VirtualTables::SystemTables() {
   registry.Add(MakeViewBuildsTable());
   registry.Add(MakeViewChecksTable());
   registry.Add(MakeGuardrailsTable());
+  registry.Add(MakeLargePartitionsTable());
+  registry.Add(MakeLargeRowsTable());
+  registry.Add(MakeLargeCellsTable());
+  registry.Add(MakePartitionStatsTable());
+  registry.Add(MakeModelWarningsTable());
   return registry;
 }
 

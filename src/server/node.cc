@@ -261,11 +261,14 @@ int RunNode(const StartOptions& options) {
     const auto engine = index::IndexingEngine::Wrap(
         storage::Engine::Open(MakeEngineOptions(config, data_dir.path() / "data"), clock), clock);
     ShowDerivedData(*engine, node_info);
+    node_info.large_data = [&engine = *engine] { return engine.LargeData(); };
     // Sibyl's defaults, then the configuration's keys (checked as a whole
     // by ValidateConfig); UPDATE of system_views.guardrails changes them live.
     guardrails::Guardrails guardrails;
     guardrails.Apply(config.guardrails);
     node_info.guardrails = &guardrails;
+    guardrails::ModelWarnings model_warnings;
+    node_info.model_warnings = &model_warnings;
     engine->set_max_pending_view_updates(config.view_outbox_max_pending);
     // The schema: in the data directory (docs/dev/schema-store.md), or, for
     // a node of a cluster, the metadata log in etcd (docs/dev/metadata.md),
@@ -305,6 +308,7 @@ int RunNode(const StartOptions& options) {
                                     processor_options);
     EventBus events;
     ServerContext context{config, processor, events};
+    context.model_warnings = &model_warnings;
     // Counted only when someone can read them.
     if (config.prometheus_enabled) context.request_metrics = &request_metrics;
     if (in_cluster) {

@@ -216,6 +216,7 @@ void RequestDispatcher::ExecuteStatement(const protocol::Request& request,
   try {
     if (const auto* query = std::get_if<protocol::QueryMessage>(&request)) {
       auto result = context_.processor.Process(query->query, query->params, state);
+      RecordModelWarnings(request, state);
       WriteResult(result, state, out, stream, query->params.skip_metadata());
     } else if (const auto* prepare = std::get_if<protocol::PrepareMessage>(&request)) {
       auto prepared = context_.processor.Prepare(prepare->query, state, prepare->keyspace);
@@ -224,15 +225,18 @@ void RequestDispatcher::ExecuteStatement(const protocol::Request& request,
       out.End();
     } else if (const auto* execute = std::get_if<protocol::ExecuteMessage>(&request)) {
       auto result = context_.processor.Execute(*execute, state);
+      RecordModelWarnings(request, state);
       WriteResult(result, state, out, stream, execute->params.skip_metadata());
     } else if (const auto* batch = std::get_if<protocol::BatchMessage>(&request)) {
       auto result = context_.processor.Batch(*batch, state);
+      RecordModelWarnings(request, state);
       WriteResult(result, state, out, stream, false);
     } else {
       SIBYL_CHECK(false, "ExecuteStatement given a request that is not a statement");
     }
   } catch (const CqlError& error) {
     failed = error.code();
+    RecordModelWarnings(request, state);
     WriteError(out, stream, error);
   } catch (const InternalError& e) {
     failed = ErrorCode::kServerError;
@@ -256,6 +260,34 @@ void RequestDispatcher::ExecuteStatement(const protocol::Request& request,
   }
   // The statement's table is not kept alive past its request.
   state.statement_table.reset();
+}
+
+void RequestDispatcher::RecordModelWarnings(const protocol::Request& request,
+                                            const query::ClientState& state) const {
+  if (context_.model_warnings == nullptr || state.warnings.empty()) return;
+  // The statement as the client sent it: a prepared one's text, a batch's
+  // statements joined as BEGIN BATCH ... APPLY BATCH.
+  auto text_of = [&](bool is_prepared, BytesView id, std::string_view query) {
+    if (!is_prepared) return std::string(query);
+    return context_.processor.PreparedQueryText(id).value_or("(unknown prepared statement)");
+  };
+  std::string statement;
+  if (const auto* query = std::get_if<protocol::QueryMessage>(&request)) {
+    statement = query->query;
+  } else if (const auto* execute = std::get_if<protocol::ExecuteMessage>(&request)) {
+    statement = text_of(true, execute->id, {});
+  } else if (const auto* batch = std::get_if<protocol::BatchMessage>(&request)) {
+    statement = "BEGIN BATCH";
+    for (const protocol::BatchChild& child : batch->children) {
+      statement += " " + text_of(child.is_prepared, child.id, child.query) + ";";
+    }
+    statement += " APPLY BATCH";
+  }
+  const schema::TableMetadata* table = state.statement_table.get();
+  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::system_clock::now().time_since_epoch());
+  context_.model_warnings->RecordWarnings(state.warnings, table ? table->keyspace : "",
+                                          table ? table->name : "", statement, now.count());
 }
 
 void RequestDispatcher::ExecuteOnWorker(const protocol::Envelope& envelope,

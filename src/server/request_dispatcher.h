@@ -69,6 +69,9 @@ class RequestDispatcher {
   // worker thread with a copy of the connection's state.
   void ExecuteStatement(const protocol::Request& request, const protocol::Envelope& envelope,
                         query::ClientState& state, ResponseWriter& out) const;
+  // Counts the rules the request's client warnings report
+  // (ServerContext::model_warnings). Before the warnings are sent (and cleared).
+  void RecordModelWarnings(const protocol::Request& request, const query::ClientState& state) const;
   // Copies the request and runs ExecuteStatement on a statement worker.
   void ExecuteOnWorker(const protocol::Envelope& envelope,
                        const std::shared_ptr<ConnectionHandle>& connection) const;

@@ -4,6 +4,7 @@
 
 #include <boost/asio/thread_pool.hpp>
 
+#include "guardrails/model_warnings.h"
 #include "query/query_processor.h"
 #include "server/config.h"
 #include "server/event_bus.h"
@@ -26,6 +27,9 @@ struct ServerContext {
   // Where every QUERY, PREPARE, EXECUTE and BATCH is counted and timed
   // (docs/metrics.md); null: nowhere (tests, prometheus_enabled: false).
   RequestMetrics* request_metrics = nullptr;
+  // Where the rules each statement broke are counted
+  // (system_views.model_warnings); null: nowhere (tests).
+  guardrails::ModelWarnings* model_warnings = nullptr;
 };
 
 }  // namespace sibyl::server

@@ -181,6 +181,8 @@ Result ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchE
     std::vector<storage::Mutation> mutations =
         statement.BuildMutations(values, params, coordinator.clock(), &coordinator);
     GuardWrittenValues(*statement.table(), mutations, checks);
+    GuardLargePartitions(*statement.table(), mutations,
+                         {checks.guardrails, &coordinator.engine(), checks.warnings});
     for (auto& mutation : mutations) all.push_back(std::move(mutation));
   }
   CheckLoggedGcGrace(children, execution);
@@ -221,6 +223,8 @@ Result ExecuteModification(const ModificationPlan& plan, const BoundValues& valu
   std::vector<storage::Mutation> mutations =
       statement.BuildMutations(values, params, coordinator.clock(), &coordinator);
   GuardWrittenValues(*statement.table(), mutations, checks);
+  GuardLargePartitions(*statement.table(), mutations,
+                       {checks.guardrails, &coordinator.engine(), checks.warnings});
   // One mutation per partition, each applied atomically (as Cassandra applies
   // a statement's partitions independently).
   if (!mutations.empty()) {

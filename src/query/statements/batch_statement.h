@@ -31,6 +31,7 @@
 #include "protocol/response.h"
 #include "query/statements/modification_statement.h"
 #include "query/statements/result.h"
+#include "query/statements/large_partition_guard.h"
 #include "query/statements/write_guardrails.h"
 #include "query/terms/bind_variables.h"
 #include "query/terms/term.h"

@@ -20,6 +20,7 @@
 #include "dht/token.h"
 #include "query/read/paging_state.h"
 #include "query/statements/consistency_rules.h"
+#include "query/statements/large_partition_guard.h"
 #include "query/statements/select_statement.h"
 #include "schema/row_order.h"
 #include "storage/clustering_order.h"
@@ -271,6 +272,12 @@ class SelectExecution {
     result_.columns = s.selection_.result_columns();
     const bool aggregates_everything = s.selection_.is_aggregate() && !s.grouped_;
     if (context_.guardrails != nullptr) CheckGuardrails(*context_.guardrails);
+    if (s.guarded_ && bound_->plan.partitions) {
+      for (const storage::PartitionKey& key : *bound_->plan.partitions) {
+        GuardLargePartition(table_, key, /*adds_data=*/false,
+                            {context_.guardrails, context_.ledger, context_.warnings});
+      }
+    }
     if (aggregates_everything || s.grouped_) WarnAboutAggregation();
     if (s.post_query_ordering_ && params_.page_size > 0) {
       ThrowInvalid(std::string(kPostOrderingPagingMessage));

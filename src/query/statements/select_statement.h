@@ -32,6 +32,7 @@
 #include "query/terms/bind_variables.h"
 #include "query/terms/term.h"
 #include "schema/schema.h"
+#include "storage/engine.h"
 
 namespace sibyl::query {
 
@@ -50,6 +51,9 @@ struct SelectContext {
   ReadThresholds thresholds;
   // The guardrails the query is checked against (guardrails.h); null: none.
   const guardrails::Guardrails* guardrails = nullptr;
+  // The engine whose large-data ledger the partitions read are checked
+  // against (large_partition_guard.h); null: none.
+  const storage::Engine* ledger = nullptr;
   // This node's address, as a ReadFailure names the replica that failed.
   std::string node_address = "127.0.0.1";
 };

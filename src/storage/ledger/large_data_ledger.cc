@@ -49,6 +49,24 @@ TableLedger SumFileLedgers(const types::Uuid& table_id,
     cells.insert(cells.end(), file->cells.begin(), file->cells.end());
     table.histograms.Merge(file->histograms);
   }
+  // The files' histograms count each file's piece of a partition; a named
+  // partition in several files is counted once, as its sum.
+  std::vector<const PartitionFigures*> pieces;
+  for (const PartitionFigures& p : partitions) pieces.push_back(&p);
+  std::sort(pieces.begin(), pieces.end(), [](const PartitionFigures* a, const PartitionFigures* b) {
+    return a->prefix < b->prefix;
+  });
+  std::vector<Bytes> split;  // prefixes of partitions in several files, once each
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const bool same_as_previous = i > 0 && pieces[i - 1]->prefix == pieces[i]->prefix;
+    const bool same_as_next = i + 1 < pieces.size() && pieces[i + 1]->prefix == pieces[i]->prefix;
+    if (!same_as_previous && !same_as_next) continue;
+    if (!same_as_previous) split.push_back(pieces[i]->prefix);
+    table.histograms.bytes.Remove(pieces[i]->bytes);
+    table.histograms.rows.Remove(pieces[i]->rows);
+    table.histograms.cells.Remove(pieces[i]->cells);
+    table.histograms.tombstones.Remove(pieces[i]->tombstones);
+  }
   table.partitions = FoldByKey(
       std::move(partitions), [](const PartitionFigures& p) -> BytesView { return p.prefix; },
       [](PartitionFigures& sum, const PartitionFigures& more) {
@@ -60,6 +78,13 @@ TableLedger SumFileLedgers(const types::Uuid& table_id,
         sum.largest_collection_items =
             std::max(sum.largest_collection_items, more.largest_collection_items);
       });
+  for (const Bytes& prefix : split) {
+    const PartitionFigures& sum = *table.FindPartition(prefix);
+    table.histograms.bytes.Add(sum.bytes);
+    table.histograms.rows.Add(sum.rows);
+    table.histograms.cells.Add(sum.cells);
+    table.histograms.tombstones.Add(sum.tombstones);
+  }
   table.rows = FoldByKey(
       std::move(rows),
       [](const RowFigures& r) { return std::tie(r.prefix, r.is_static, r.clustering); },
@@ -81,6 +106,15 @@ TableLedger SumFileLedgers(const types::Uuid& table_id,
           sum.items += more.items;
         }
       });
+  // A collection written over several flushes is one collection: its
+  // partition's largest is at least the sum of its pieces.
+  for (const CellFigures& cell : table.cells) {
+    if (cell.items == 0) continue;
+    if (PartitionFigures* partition = table.FindPartition(cell.prefix)) {
+      partition->largest_collection_items =
+          std::max(partition->largest_collection_items, cell.items);
+    }
+  }
   return table;
 }
 

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "storage/ledger/partition_figures.h"
@@ -46,6 +47,9 @@ struct TableLedger {
 
   // nullptr when the partition is not named.
   const PartitionFigures* FindPartition(BytesView prefix) const;
+  PartitionFigures* FindPartition(BytesView prefix) {
+    return const_cast<PartitionFigures*>(std::as_const(*this).FindPartition(prefix));
+  }
 };
 
 struct LedgerSnapshot {

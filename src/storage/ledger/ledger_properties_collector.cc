@@ -35,7 +35,8 @@ void KeepLargest(std::vector<T>& list, size_t limit, Size size) {
 double PartitionWeight(const PartitionFigures& p) {
   return std::max({double(p.bytes) / Floors::kPartitionBytes,
                    double(p.rows) / Floors::kPartitionRows,
-                   double(p.tombstones) / Floors::kPartitionTombstones});
+                   double(p.tombstones) / Floors::kPartitionTombstones,
+                   double(p.largest_collection_items) / Floors::kCollectionItems});
 }
 
 class LedgerPropertiesCollector final : public rocksdb::TablePropertiesCollector {
@@ -190,7 +191,8 @@ class LedgerPropertiesCollector final : public rocksdb::TablePropertiesCollector
     h.cells.Add(partition_.cells);
     h.tombstones.Add(partition_.tombstones);
     if (partition_.bytes >= Floors::kPartitionBytes || partition_.rows >= Floors::kPartitionRows ||
-        partition_.tombstones >= Floors::kPartitionTombstones) {
+        partition_.tombstones >= Floors::kPartitionTombstones ||
+        partition_.largest_collection_items >= Floors::kCollectionItems) {
       ledger_.partitions.push_back(partition_);
     }
     in_partition_ = false;

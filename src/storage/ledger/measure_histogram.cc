@@ -49,6 +49,13 @@ void MeasureHistogram::Merge(const MeasureHistogram& other) {
   max_ = std::max(max_, other.max_);
 }
 
+void MeasureHistogram::Remove(uint64_t value) {
+  uint64_t& bucket = buckets_[BucketOf(value)];
+  if (bucket == 0) return;
+  --bucket;
+  if (--count_ == 0) *this = MeasureHistogram();
+}
+
 uint64_t MeasureHistogram::Percentile(double fraction) const {
   if (count_ == 0) return 0;
   const auto wanted = static_cast<uint64_t>(std::ceil(static_cast<double>(count_) * fraction));

@@ -23,6 +23,10 @@ class MeasureHistogram {
 
   void Add(uint64_t value);
   void Merge(const MeasureHistogram& other);
+  // Takes back one Add(value). The minimum stays as it was (it may then be
+  // lower than any value left): the ledger removes a partition's pieces only
+  // to add their sum, never below them.
+  void Remove(uint64_t value);
 
   uint64_t count() const { return count_; }
   // 0 when empty.

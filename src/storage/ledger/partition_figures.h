@@ -20,8 +20,8 @@
 
 namespace sibyl::storage::ledger {
 
-// What a file names: partitions of at least 1 MiB, 1,000 rows or 100
-// tombstones; rows of at least 1 MiB; cells of at least 256 KiB and
+// What a file names: partitions of at least 1 MiB, 1,000 rows, 100
+// tombstones or a collection of 100 elements; rows of at least 1 MiB; cells of at least 256 KiB and
 // collections of at least 100 elements or 256 KiB. Each list keeps the
 // largest kMaxNamedPerFile entries.
 struct Floors {
