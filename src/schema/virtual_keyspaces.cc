@@ -47,6 +47,77 @@ KeyspacePtr MakeVirtualSchemaKeyspace() {
   return keyspace;
 }
 
+// Cassandra 4.1's latency tables (TableMetricTables): keyed by keyspace and
+// table together.
+TablePtr LatencyTable(const char* name, const char* comment) {
+  return VirtualTableBuilder(kViewsKeyspace, name, comment)
+      .PartitionKey("keyspace_name", "text")
+      .PartitionKey("table_name", "text")
+      .Column("count", "bigint")
+      .Column("50th_ms", "double")
+      .Column("99th_ms", "double")
+      .Column("max_ms", "double")
+      .Column("per_second", "double")
+      .Build();
+}
+
+// The storage engine's figures per table (table_metric_tables.h) and the
+// flushes asked over CQL (flushes_table.h).
+void AddStorageTables(KeyspaceMetadata& keyspace) {
+  for (TablePtr table : {
+           LatencyTable("local_read_latency", ""),
+           LatencyTable("local_write_latency", ""),
+           VirtualTableBuilder(kViewsKeyspace, "disk_usage", "")
+               .PartitionKey("keyspace_name", "text")
+               .PartitionKey("table_name", "text")
+               .Column("mebibytes", "bigint")
+               .Build(),
+           // Sibyl's own: what `sibyl admin tablestats` shows.
+           VirtualTableBuilder(kViewsKeyspace, "table_stats",
+                               "storage figures of each table on this node")
+               .PartitionKey("keyspace_name", "text")
+               .Clustering("table_name", "text")
+               .Column("kind", "text")
+               .Column("sstables", "bigint")
+               .Column("live_bytes", "bigint")
+               .Column("total_bytes", "bigint")
+               .Column("compressed_bytes", "bigint")
+               .Column("uncompressed_bytes", "bigint")
+               .Column("memtable_entries", "bigint")
+               .Column("memtable_bytes", "bigint")
+               .Column("pending_flushes", "bigint")
+               .Column("bloom_filter_bytes", "bigint")
+               .Column("read_count", "bigint")
+               .Column("read_total_micros", "bigint")
+               .Column("write_count", "bigint")
+               .Column("write_total_micros", "bigint")
+               .Build(),
+           // Sibyl's own: what `sibyl admin tablehistograms` shows of latencies.
+           VirtualTableBuilder(kViewsKeyspace, "table_latencies",
+                               "local read and write latencies of each table on this node")
+               .PartitionKey("keyspace_name", "text")
+               .Clustering("table_name", "text")
+               .Clustering("operation", "text")
+               .Column("count", "bigint")
+               .Column("min", "bigint")
+               .Column("p50", "bigint")
+               .Column("p75", "bigint")
+               .Column("p95", "bigint")
+               .Column("p98", "bigint")
+               .Column("p99", "bigint")
+               .Column("max", "bigint")
+               .Build(),
+           // Sibyl's own: flushes asked by INSERT.
+           VirtualTableBuilder(kViewsKeyspace, "flushes", "memtable flushes asked on this node")
+               .PartitionKey("keyspace_name", "text")
+               .Clustering("table_name", "text")
+               .Column("flushed_at", "timestamp")
+               .Build(),
+       }) {
+    keyspace.tables.emplace(table->name, table);
+  }
+}
+
 KeyspacePtr MakeViewsKeyspace() {
   auto keyspace = std::make_shared<KeyspaceMetadata>();
   keyspace->name = std::string(kViewsKeyspace);
@@ -134,6 +205,7 @@ KeyspacePtr MakeViewsKeyspace() {
           .Column("enforced", "text")
           .Build();
   keyspace->tables.emplace(guardrails->name, guardrails);
+  AddStorageTables(*keyspace);
   return keyspace;
 }
 
