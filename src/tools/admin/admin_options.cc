@@ -141,7 +141,7 @@ std::string AdminUsage() {
   return "Usage: sibyl admin [--host H] [--port P] <command>\n"
          "\n"
          "What nodetool shows, asked of one node over CQL (its system_views.gossip_info\n"
-         "and schema tables), printed as nodetool 4.1 prints it. indexes, views and\n"
+         "and schema tables), printed as nodetool 4.1 prints it. indexes, views,\n"
          "verify-view, flush, tablestats and tablehistograms ask every member of the\n"
          "cluster in turn (its system_views.index_builds, view_builds, view_checks,\n"
          "flushes, table_stats, table_latencies and partition_stats).\n"
