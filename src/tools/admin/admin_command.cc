@@ -56,7 +56,8 @@ Output Flush(const ClusterMembers& cluster, const AdminOptions& options) {
 Output TableHistograms(const ClusterMembers& cluster, const AdminOptions& options) {
   const std::string& keyspace = *options.keyspace;
   const std::string& table = options.tables.front();
-  (void)TablesToFlush(ReadSchemaTables(options.node), keyspace, {table});  // exists?
+  // An unknown keyspace or table gets flush's errors (nodetool's words).
+  (void)TablesToFlush(ReadSchemaTables(options.node), keyspace, {table});
   return {FormatClusterTableHistograms(
       keyspace, table, ReadClusterTableHistograms(cluster, options.node, keyspace, table))};
 }
