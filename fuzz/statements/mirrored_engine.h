@@ -55,6 +55,7 @@ class MirroredEngine final : public storage::Engine {
   }
   void Truncate(const types::Uuid& table_id) override;
   void Flush() override { primary_.Flush(); }
+  void Flush(const types::Uuid& table_id) override { primary_.Flush(table_id); }
   void Compact(const types::Uuid& table_id) override { primary_.Compact(table_id); }
 
   // The first difference seen, described; empty while the engines agree.

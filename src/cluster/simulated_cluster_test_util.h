@@ -37,8 +37,8 @@
 #include "cluster/hints/hint_dispatcher.h"
 #include "cluster/hints/hint_store.h"
 #include "cluster/liveness.h"
-#include "cluster/views/view_update_dispatcher.h"
 #include "cluster/views/ring_view_update_router.h"
+#include "cluster/views/view_update_dispatcher.h"
 #include "common/clock.h"
 #include "index/indexing_engine.h"
 #include "locator/token_allocation.h"
@@ -92,6 +92,7 @@ class BorrowedEngine final : public storage::Engine {
   }
   void Truncate(const types::Uuid& table_id) override { engine_.Truncate(table_id); }
   void Flush() override { engine_.Flush(); }
+  void Flush(const types::Uuid& table_id) override { engine_.Flush(table_id); }
   void Compact(const types::Uuid& table_id) override { engine_.Compact(table_id); }
 
  private:

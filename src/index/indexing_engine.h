@@ -107,6 +107,7 @@ class IndexingEngine final : public storage::Engine {
   std::vector<storage::Mutation> ReadUnfiltered(const storage::ReadCommand& command) const override;
   void Truncate(const types::Uuid& table_id) override;
   void Flush() override { inner_->Flush(); }
+  void Flush(const types::Uuid& table_id) override { inner_->Flush(table_id); }
   // The wrapped engine's: index and view column families are among its tables.
   storage::StorageStatistics Statistics() const override { return inner_->Statistics(); }
   std::shared_ptr<const storage::ledger::LedgerSnapshot> LargeData() const override {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "storage/ledger/large_data_ledger.h"
+#include "storage/engine.h"
 #include "types/uuid.h"
 
 namespace sibyl::guardrails {
@@ -83,6 +83,14 @@ struct ViewCheckInfo {
   int64_t repaired = 0;
 };
 
+// The last flush of one table asked over CQL (system_views.flushes,
+// `sibyl admin flush`).
+struct TableFlushInfo {
+  std::string keyspace;
+  std::string table;
+  int64_t flushed_at_millis = 0;
+};
+
 struct LocalNodeInfo {
   std::string cluster_name = "Test Cluster";
   std::string listen_address = "127.0.0.1";
@@ -123,6 +131,21 @@ struct LocalNodeInfo {
   // partition_stats). Set once before serving; called from any thread.
   // Null, or a null snapshot: the node keeps none.
   std::function<std::shared_ptr<const storage::ledger::LedgerSnapshot>()> large_data;
+  // The storage engine's figures now, per stored table, view and index by
+  // its id (system_views.table_stats, local_read_latency, disk_usage...).
+  // Set once before serving; called from any thread. Null: no engine
+  // (tests of tables alone); the tables are then empty.
+  std::function<storage::StorageStatistics()> storage_statistics;
+  // Writes the memtables of the stored tables, views and indexes with
+  // `table_ids` to SSTables and syncs the commit log, then remembers the
+  // flush of `keyspace`.`table` (system_views.flushes). Throws
+  // std::runtime_error when the engine fails. Null: flushing is not
+  // possible on this node.
+  std::function<void(const std::string& keyspace, const std::string& table,
+                     const std::vector<types::Uuid>& table_ids)>
+      flush_table;
+  // The last flush of each table asked since the node started.
+  std::function<std::vector<TableFlushInfo>()> table_flushes;
   // The node's guardrails (system_views.guardrails, system_views.settings);
   // outlives the node's statements. Null: none (tests of tables alone).
   guardrails::Guardrails* guardrails = nullptr;

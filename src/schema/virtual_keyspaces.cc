@@ -47,6 +47,150 @@ KeyspacePtr MakeVirtualSchemaKeyspace() {
   return keyspace;
 }
 
+// Cassandra 4.1's latency tables (TableMetricTables): keyed by keyspace and
+// table together.
+TablePtr LatencyTable(const char* name, const char* comment) {
+  return VirtualTableBuilder(kViewsKeyspace, name, comment)
+      .PartitionKey("keyspace_name", "text")
+      .PartitionKey("table_name", "text")
+      .Column("count", "bigint")
+      .Column("50th_ms", "double")
+      .Column("99th_ms", "double")
+      .Column("max_ms", "double")
+      .Column("per_second", "double")
+      .Build();
+}
+
+// The storage engine's figures per table (table_metric_tables.h) and the
+// flushes asked over CQL (flushes_table.h).
+void AddStorageTables(KeyspaceMetadata& keyspace) {
+  for (TablePtr table : {
+           LatencyTable("local_read_latency", ""),
+           LatencyTable("local_write_latency", ""),
+           VirtualTableBuilder(kViewsKeyspace, "disk_usage", "")
+               .PartitionKey("keyspace_name", "text")
+               .PartitionKey("table_name", "text")
+               .Column("mebibytes", "bigint")
+               .Build(),
+           // Sibyl's own: what `sibyl admin tablestats` shows.
+           VirtualTableBuilder(kViewsKeyspace, "table_stats",
+                               "storage figures of each table on this node")
+               .PartitionKey("keyspace_name", "text")
+               .Clustering("table_name", "text")
+               .Column("kind", "text")
+               .Column("sstables", "bigint")
+               .Column("live_bytes", "bigint")
+               .Column("total_bytes", "bigint")
+               .Column("compressed_bytes", "bigint")
+               .Column("uncompressed_bytes", "bigint")
+               .Column("memtable_entries", "bigint")
+               .Column("memtable_bytes", "bigint")
+               .Column("pending_flushes", "bigint")
+               .Column("bloom_filter_bytes", "bigint")
+               .Column("read_count", "bigint")
+               .Column("read_total_micros", "bigint")
+               .Column("write_count", "bigint")
+               .Column("write_total_micros", "bigint")
+               .Build(),
+           // Sibyl's own: what `sibyl admin tablehistograms` shows of latencies.
+           VirtualTableBuilder(kViewsKeyspace, "table_latencies",
+                               "local read and write latencies of each table on this node")
+               .PartitionKey("keyspace_name", "text")
+               .Clustering("table_name", "text")
+               .Clustering("operation", "text")
+               .Column("count", "bigint")
+               .Column("min", "bigint")
+               .Column("p50", "bigint")
+               .Column("p75", "bigint")
+               .Column("p95", "bigint")
+               .Column("p98", "bigint")
+               .Column("p99", "bigint")
+               .Column("max", "bigint")
+               .Build(),
+           // Sibyl's own: flushes asked by INSERT.
+           VirtualTableBuilder(kViewsKeyspace, "flushes", "memtable flushes asked on this node")
+               .PartitionKey("keyspace_name", "text")
+               .Clustering("table_name", "text")
+               .Column("flushed_at", "timestamp")
+               .Build(),
+       }) {
+    keyspace.tables.emplace(table->name, table);
+  }
+}
+
+// Sibyl's own: the large-data ledger's views (large_data_tables.h),
+// ScyllaDB's system.large_* without the SSTable's name, and the rules
+// statements broke (model_warnings_table.h).
+void AddLargeDataTables(KeyspaceMetadata& keyspace) {
+  for (TablePtr table : {
+           VirtualTableBuilder(kViewsKeyspace, "large_partitions",
+                               "partitions the large-data ledger names, largest first")
+               .PartitionKey("keyspace_name", "text")
+               .PartitionKey("table_name", "text")
+               .Clustering("partition_size", "bigint", ClusteringOrder::kDesc)
+               .Clustering("partition_key", "text")
+               .Column("rows", "bigint")
+               .Column("cells", "bigint")
+               .Column("tombstones", "bigint")
+               .Column("largest_row_size", "bigint")
+               .Column("largest_collection_items", "bigint")
+               .Column("rule", "text")
+               .Column("last_seen", "timestamp")
+               .Build(),
+           VirtualTableBuilder(kViewsKeyspace, "large_rows",
+                               "rows the large-data ledger names, largest first")
+               .PartitionKey("keyspace_name", "text")
+               .PartitionKey("table_name", "text")
+               .Clustering("row_size", "bigint", ClusteringOrder::kDesc)
+               .Clustering("partition_key", "text")
+               .Clustering("clustering_key", "text")
+               .Column("cells", "bigint")
+               .Column("rule", "text")
+               .Column("last_seen", "timestamp")
+               .Build(),
+           VirtualTableBuilder(kViewsKeyspace, "large_cells",
+                               "cells and collections the large-data ledger names, largest first")
+               .PartitionKey("keyspace_name", "text")
+               .PartitionKey("table_name", "text")
+               .Clustering("cell_size", "bigint", ClusteringOrder::kDesc)
+               .Clustering("partition_key", "text")
+               .Clustering("clustering_key", "text")
+               .Clustering("column_name", "text")
+               .Column("collection_elements", "bigint")
+               .Column("rule", "text")
+               .Column("last_seen", "timestamp")
+               .Build(),
+           VirtualTableBuilder(kViewsKeyspace, "partition_stats",
+                               "distributions of each table's partitions")
+               .PartitionKey("keyspace_name", "text")
+               .Clustering("table_name", "text")
+               .Clustering("measure", "text")
+               .Column("partitions", "bigint")
+               .Column("min", "bigint")
+               .Column("p50", "bigint")
+               .Column("p75", "bigint")
+               .Column("p95", "bigint")
+               .Column("p98", "bigint")
+               .Column("p99", "bigint")
+               .Column("max", "bigint")
+               .Build(),
+           // Sibyl's own: the rules statements broke (model_warnings_table.h).
+           VirtualTableBuilder(kViewsKeyspace, "model_warnings",
+                               "rules of the data model that statements broke on this node")
+               .PartitionKey("rule", "text")
+               .Clustering("keyspace_name", "text")
+               .Clustering("table_name", "text")
+               .Column("count", "bigint")
+               .Column("example", "text")
+               .Column("last_warning", "text")
+               .Column("first_seen", "timestamp")
+               .Column("last_seen", "timestamp")
+               .Build(),
+       }) {
+    keyspace.tables.emplace(table->name, table);
+  }
+}
+
 KeyspacePtr MakeViewsKeyspace() {
   auto keyspace = std::make_shared<KeyspaceMetadata>();
   keyspace->name = std::string(kViewsKeyspace);
@@ -134,75 +278,8 @@ KeyspacePtr MakeViewsKeyspace() {
           .Column("enforced", "text")
           .Build();
   keyspace->tables.emplace(guardrails->name, guardrails);
-  // Sibyl's own: the large-data ledger (large_data_tables.h); ScyllaDB's
-  // system.large_* without the SSTable's name.
-  for (TablePtr table : {
-           VirtualTableBuilder(kViewsKeyspace, "large_partitions",
-                               "partitions the large-data ledger names, largest first")
-               .PartitionKey("keyspace_name", "text")
-               .PartitionKey("table_name", "text")
-               .Clustering("partition_size", "bigint", ClusteringOrder::kDesc)
-               .Clustering("partition_key", "text")
-               .Column("rows", "bigint")
-               .Column("cells", "bigint")
-               .Column("tombstones", "bigint")
-               .Column("largest_row_size", "bigint")
-               .Column("largest_collection_items", "bigint")
-               .Column("rule", "text")
-               .Column("last_seen", "timestamp")
-               .Build(),
-           VirtualTableBuilder(kViewsKeyspace, "large_rows",
-                               "rows the large-data ledger names, largest first")
-               .PartitionKey("keyspace_name", "text")
-               .PartitionKey("table_name", "text")
-               .Clustering("row_size", "bigint", ClusteringOrder::kDesc)
-               .Clustering("partition_key", "text")
-               .Clustering("clustering_key", "text")
-               .Column("cells", "bigint")
-               .Column("rule", "text")
-               .Column("last_seen", "timestamp")
-               .Build(),
-           VirtualTableBuilder(kViewsKeyspace, "large_cells",
-                               "cells and collections the large-data ledger names, largest first")
-               .PartitionKey("keyspace_name", "text")
-               .PartitionKey("table_name", "text")
-               .Clustering("cell_size", "bigint", ClusteringOrder::kDesc)
-               .Clustering("partition_key", "text")
-               .Clustering("clustering_key", "text")
-               .Clustering("column_name", "text")
-               .Column("collection_elements", "bigint")
-               .Column("rule", "text")
-               .Column("last_seen", "timestamp")
-               .Build(),
-           VirtualTableBuilder(kViewsKeyspace, "partition_stats",
-                               "distributions of each table's partitions")
-               .PartitionKey("keyspace_name", "text")
-               .Clustering("table_name", "text")
-               .Clustering("measure", "text")
-               .Column("partitions", "bigint")
-               .Column("min", "bigint")
-               .Column("p50", "bigint")
-               .Column("p75", "bigint")
-               .Column("p95", "bigint")
-               .Column("p98", "bigint")
-               .Column("p99", "bigint")
-               .Column("max", "bigint")
-               .Build(),
-           // Sibyl's own: the rules statements broke (model_warnings_table.h).
-           VirtualTableBuilder(kViewsKeyspace, "model_warnings",
-                               "rules of the data model that statements broke on this node")
-               .PartitionKey("rule", "text")
-               .Clustering("keyspace_name", "text")
-               .Clustering("table_name", "text")
-               .Column("count", "bigint")
-               .Column("example", "text")
-               .Column("last_warning", "text")
-               .Column("first_seen", "timestamp")
-               .Column("last_seen", "timestamp")
-               .Build(),
-       }) {
-    keyspace->tables.emplace(table->name, table);
-  }
+  AddLargeDataTables(*keyspace);
+  AddStorageTables(*keyspace);
   return keyspace;
 }
 

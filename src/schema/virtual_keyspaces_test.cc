@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -98,28 +99,54 @@ TEST_F(VirtualKeyspacesTest, KeyspacesListsTheVirtualKeyspacesByName) {
 }
 
 TEST_F(VirtualKeyspacesTest, TablesListsEveryVirtualTableWithItsComment) {
-  EXPECT_EQ(
-      Column("system_virtual_schema", "tables", "table_name"),
-      (std::vector<std::string>{"gossip_info", "guardrails", "index_builds", "settings",
-                                "view_builds", "view_checks", "columns", "keyspaces", "tables"}));
-  EXPECT_EQ(
-      Column("system_virtual_schema", "tables", "keyspace_name"),
-      (std::vector<std::string>{"system_views", "system_views", "system_views", "system_views",
-                                "system_views", "system_views", "system_virtual_schema",
-                                "system_virtual_schema", "system_virtual_schema"}));
+  EXPECT_EQ(Column("system_virtual_schema", "tables", "table_name"),
+            (std::vector<std::string>{"disk_usage",         "flushes",
+                                      "gossip_info",        "guardrails",
+                                      "index_builds",       "large_cells",
+                                      "large_partitions",   "large_rows",
+                                      "local_read_latency", "local_write_latency",
+                                      "model_warnings",     "partition_stats",
+                                      "settings",           "table_latencies",
+                                      "table_stats",        "view_builds",
+                                      "view_checks",        "columns",
+                                      "keyspaces",          "tables"}));
+  std::vector<std::string> keyspaces(17, "system_views");
+  keyspaces.resize(20, "system_virtual_schema");
+  EXPECT_EQ(Column("system_virtual_schema", "tables", "keyspace_name"), keyspaces);
   EXPECT_EQ(
       Column("system_virtual_schema", "tables", "comment"),
-      (std::vector<std::string>{
-          "lists the gossip information for the cluster", "guardrails and their live settings",
-          "secondary index builds on this node", "current settings",
-          "materialized view builds on this node",
-          "checks of materialized views against their base tables", "virtual column definitions",
-          "virtual keyspace definitions", "virtual table definitions"}));
+      (std::vector<std::string>{"",
+                                "memtable flushes asked on this node",
+                                "lists the gossip information for the cluster",
+                                "guardrails and their live settings",
+                                "secondary index builds on this node",
+                                "cells and collections the large-data ledger names, largest first",
+                                "partitions the large-data ledger names, largest first",
+                                "rows the large-data ledger names, largest first",
+                                "",
+                                "",
+                                "rules of the data model that statements broke on this node",
+                                "distributions of each table's partitions",
+                                "current settings",
+                                "local read and write latencies of each table on this node",
+                                "storage figures of each table on this node",
+                                "materialized view builds on this node",
+                                "checks of materialized views against their base tables",
+                                "virtual column definitions",
+                                "virtual keyspace definitions",
+                                "virtual table definitions"}));
 }
 
 TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
   const TableMetadata& table = *schema_->FindTable("system_virtual_schema", "columns");
+  const std::set<std::string> kStorageTables = {"disk_usage",         "flushes",
+                                                "local_read_latency", "local_write_latency",
+                                                "table_latencies",    "table_stats"};
+  const std::set<std::string> kLedgerTables = {"large_cells", "large_partitions", "large_rows",
+                                               "model_warnings", "partition_stats"};
   std::vector<std::string> described;
+  std::vector<std::string> storage_described;
+  std::vector<std::string> ledger_described;
   for (const Row& row : Read("system_virtual_schema", "columns")) {
     auto text = [&](const char* column) {
       return row.at(static_cast<size_t>(table.ColumnIndex(column))).value_or("<null>");
@@ -127,10 +154,15 @@ TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
     const OptBytes& position = row.at(static_cast<size_t>(table.ColumnIndex("position")));
     ASSERT_TRUE(position.has_value());
     EXPECT_EQ(text("column_name_bytes"), text("column_name"));
-    described.push_back(text("keyspace_name") + "." + text("table_name") + "." +
-                        text("column_name") + " " + text("kind") + " " +
-                        std::to_string(types::DecodeInt(*position)) + " " +
-                        text("clustering_order") + " " + text("type"));
+    // The storage engine's tables (table_metric_tables.h, flushes_table.h)
+    // and the large-data ledger's (large_data_tables.h, model_warnings_table.h)
+    // are checked below.
+    std::vector<std::string>& list = kStorageTables.contains(text("table_name")) ? storage_described
+                                     : kLedgerTables.contains(text("table_name")) ? ledger_described
+                                                                                  : described;
+    list.push_back(text("keyspace_name") + "." + text("table_name") + "." + text("column_name") +
+                   " " + text("kind") + " " + std::to_string(types::DecodeInt(*position)) + " " +
+                   text("clustering_order") + " " + text("type"));
   }
   EXPECT_EQ(described, (std::vector<std::string>{
                            "system_views.gossip_info.address partition_key 0 none inet",
@@ -198,6 +230,106 @@ TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
                            "system_virtual_schema.tables.keyspace_name partition_key 0 none text",
                            "system_virtual_schema.tables.table_name clustering 0 asc text",
                        }));
+  EXPECT_EQ(storage_described,
+            (std::vector<std::string>{
+                "system_views.disk_usage.keyspace_name partition_key 0 none text",
+                "system_views.disk_usage.mebibytes regular -1 none bigint",
+                "system_views.disk_usage.table_name partition_key 1 none text",
+                "system_views.flushes.flushed_at regular -1 none timestamp",
+                "system_views.flushes.keyspace_name partition_key 0 none text",
+                "system_views.flushes.table_name clustering 0 asc text",
+                "system_views.local_read_latency.50th_ms regular -1 none double",
+                "system_views.local_read_latency.99th_ms regular -1 none double",
+                "system_views.local_read_latency.count regular -1 none bigint",
+                "system_views.local_read_latency.keyspace_name partition_key 0 none text",
+                "system_views.local_read_latency.max_ms regular -1 none double",
+                "system_views.local_read_latency.per_second regular -1 none double",
+                "system_views.local_read_latency.table_name partition_key 1 none text",
+                "system_views.local_write_latency.50th_ms regular -1 none double",
+                "system_views.local_write_latency.99th_ms regular -1 none double",
+                "system_views.local_write_latency.count regular -1 none bigint",
+                "system_views.local_write_latency.keyspace_name partition_key 0 none text",
+                "system_views.local_write_latency.max_ms regular -1 none double",
+                "system_views.local_write_latency.per_second regular -1 none double",
+                "system_views.local_write_latency.table_name partition_key 1 none text",
+                "system_views.table_latencies.count regular -1 none bigint",
+                "system_views.table_latencies.keyspace_name partition_key 0 none text",
+                "system_views.table_latencies.max regular -1 none bigint",
+                "system_views.table_latencies.min regular -1 none bigint",
+                "system_views.table_latencies.operation clustering 1 asc text",
+                "system_views.table_latencies.p50 regular -1 none bigint",
+                "system_views.table_latencies.p75 regular -1 none bigint",
+                "system_views.table_latencies.p95 regular -1 none bigint",
+                "system_views.table_latencies.p98 regular -1 none bigint",
+                "system_views.table_latencies.p99 regular -1 none bigint",
+                "system_views.table_latencies.table_name clustering 0 asc text",
+                "system_views.table_stats.bloom_filter_bytes regular -1 none bigint",
+                "system_views.table_stats.compressed_bytes regular -1 none bigint",
+                "system_views.table_stats.keyspace_name partition_key 0 none text",
+                "system_views.table_stats.kind regular -1 none text",
+                "system_views.table_stats.live_bytes regular -1 none bigint",
+                "system_views.table_stats.memtable_bytes regular -1 none bigint",
+                "system_views.table_stats.memtable_entries regular -1 none bigint",
+                "system_views.table_stats.pending_flushes regular -1 none bigint",
+                "system_views.table_stats.read_count regular -1 none bigint",
+                "system_views.table_stats.read_total_micros regular -1 none bigint",
+                "system_views.table_stats.sstables regular -1 none bigint",
+                "system_views.table_stats.table_name clustering 0 asc text",
+                "system_views.table_stats.total_bytes regular -1 none bigint",
+                "system_views.table_stats.uncompressed_bytes regular -1 none bigint",
+                "system_views.table_stats.write_count regular -1 none bigint",
+                "system_views.table_stats.write_total_micros regular -1 none bigint",
+            }));
+  EXPECT_EQ(ledger_described,
+            (std::vector<std::string>{
+                "system_views.large_cells.cell_size clustering 0 desc bigint",
+                "system_views.large_cells.clustering_key clustering 2 asc text",
+                "system_views.large_cells.collection_elements regular -1 none bigint",
+                "system_views.large_cells.column_name clustering 3 asc text",
+                "system_views.large_cells.keyspace_name partition_key 0 none text",
+                "system_views.large_cells.last_seen regular -1 none timestamp",
+                "system_views.large_cells.partition_key clustering 1 asc text",
+                "system_views.large_cells.rule regular -1 none text",
+                "system_views.large_cells.table_name partition_key 1 none text",
+                "system_views.large_partitions.cells regular -1 none bigint",
+                "system_views.large_partitions.keyspace_name partition_key 0 none text",
+                "system_views.large_partitions.largest_collection_items regular -1 none bigint",
+                "system_views.large_partitions.largest_row_size regular -1 none bigint",
+                "system_views.large_partitions.last_seen regular -1 none timestamp",
+                "system_views.large_partitions.partition_key clustering 1 asc text",
+                "system_views.large_partitions.partition_size clustering 0 desc bigint",
+                "system_views.large_partitions.rows regular -1 none bigint",
+                "system_views.large_partitions.rule regular -1 none text",
+                "system_views.large_partitions.table_name partition_key 1 none text",
+                "system_views.large_partitions.tombstones regular -1 none bigint",
+                "system_views.large_rows.cells regular -1 none bigint",
+                "system_views.large_rows.clustering_key clustering 2 asc text",
+                "system_views.large_rows.keyspace_name partition_key 0 none text",
+                "system_views.large_rows.last_seen regular -1 none timestamp",
+                "system_views.large_rows.partition_key clustering 1 asc text",
+                "system_views.large_rows.row_size clustering 0 desc bigint",
+                "system_views.large_rows.rule regular -1 none text",
+                "system_views.large_rows.table_name partition_key 1 none text",
+                "system_views.model_warnings.count regular -1 none bigint",
+                "system_views.model_warnings.example regular -1 none text",
+                "system_views.model_warnings.first_seen regular -1 none timestamp",
+                "system_views.model_warnings.keyspace_name clustering 0 asc text",
+                "system_views.model_warnings.last_seen regular -1 none timestamp",
+                "system_views.model_warnings.last_warning regular -1 none text",
+                "system_views.model_warnings.rule partition_key 0 none text",
+                "system_views.model_warnings.table_name clustering 1 asc text",
+                "system_views.partition_stats.keyspace_name partition_key 0 none text",
+                "system_views.partition_stats.max regular -1 none bigint",
+                "system_views.partition_stats.measure clustering 1 asc text",
+                "system_views.partition_stats.min regular -1 none bigint",
+                "system_views.partition_stats.p50 regular -1 none bigint",
+                "system_views.partition_stats.p75 regular -1 none bigint",
+                "system_views.partition_stats.p95 regular -1 none bigint",
+                "system_views.partition_stats.p98 regular -1 none bigint",
+                "system_views.partition_stats.p99 regular -1 none bigint",
+                "system_views.partition_stats.partitions regular -1 none bigint",
+                "system_views.partition_stats.table_name clustering 0 asc text",
+            }));
 }
 
 TEST_F(VirtualKeyspacesTest, SettingsListsTheNodesSettingsByName) {

@@ -1,6 +1,7 @@
 #include "schema/virtual_tables.h"
 
 #include "common/check.h"
+#include "schema/flushes_table.h"
 #include "schema/gossip_info_table.h"
 #include "schema/guardrails_table.h"
 #include "schema/index_tables.h"
@@ -9,6 +10,7 @@
 #include "schema/node_tables.h"
 #include "schema/schema_tables.h"
 #include "schema/settings_table.h"
+#include "schema/table_metric_tables.h"
 #include "schema/view_build_tables.h"
 #include "schema/view_check_table.h"
 #include "schema/virtual_schema_tables.h"
@@ -36,6 +38,8 @@ VirtualTables VirtualTables::SystemTables() {
   registry.Add(MakeLargeCellsTable());
   registry.Add(MakePartitionStatsTable());
   registry.Add(MakeModelWarningsTable());
+  registry.Add(MakeFlushesTable());
+  for (auto& table : MakeTableMetricTables()) registry.Add(std::move(table));
   return registry;
 }
 

@@ -34,6 +34,7 @@
 #include "server/node_metrics.h"
 #include "server/request_metrics.h"
 #include "server/server_context.h"
+#include "server/storage_info.h"
 #include "server/version.h"
 #include "storage/engine.h"
 
@@ -261,7 +262,7 @@ int RunNode(const StartOptions& options) {
     const auto engine = index::IndexingEngine::Wrap(
         storage::Engine::Open(MakeEngineOptions(config, data_dir.path() / "data"), clock), clock);
     ShowDerivedData(*engine, node_info);
-    node_info.large_data = [&engine = *engine] { return engine.LargeData(); };
+    ShowStorage(*engine, node_info);
     // Sibyl's defaults, then the configuration's keys (checked as a whole
     // by ValidateConfig); UPDATE of system_views.guardrails changes them live.
     guardrails::Guardrails guardrails;

@@ -375,6 +375,7 @@ class FailingEngine final : public storage::Engine {
   }
   void Truncate(const types::Uuid&) override {}
   void Flush() override {}
+  void Flush(const types::Uuid&) override {}
   void Compact(const types::Uuid&) override {}
 
  private:

@@ -25,6 +25,7 @@
 #include "storage/ledger/large_data_ledger.h"
 #include "storage/mutation.h"
 #include "storage/read_command.h"
+#include "storage/table_latency.h"
 #include "storage/table_layout.h"
 
 namespace sibyl::storage {
@@ -44,8 +45,10 @@ struct EngineOptions {
 };
 
 // What the engine reports about itself for the metrics endpoint
-// (docs/metrics.md), read from RocksDB's properties when asked: nothing is
-// counted on the write or read path for it.
+// (docs/metrics.md) and `sibyl admin tablestats` / `tablehistograms`
+// (docs/admin.md), read from RocksDB's properties and its SSTables' table
+// properties when asked; only the local latencies are counted on the read
+// and write paths.
 struct TableStorageStatistics {
   types::Uuid table_id;             // a table's, a view's or an index's (TableLayout::id)
   uint64_t memtable_bytes = 0;      // rocksdb.cur-size-all-mem-tables: active and unflushed
@@ -56,6 +59,26 @@ struct TableStorageStatistics {
   uint64_t pending_compaction_bytes = 0;  // rocksdb.estimate-pending-compaction-bytes
   uint64_t compaction_read_bytes = 0;     // rocksdb.cfstats compaction.Sum.ReadGB, in bytes
   uint64_t compaction_written_bytes = 0;  // rocksdb.cfstats compaction.Sum.WriteGB, in bytes
+  // rocksdb.num-entries-active-mem-table + num-entries-imm-mem-tables: the
+  // entries (cells, row markers, tombstones) written to the memtables.
+  uint64_t memtable_entries = 0;
+  uint64_t immutable_memtables = 0;  // rocksdb.num-immutable-mem-table: waiting for flush
+  // Summed over the live SSTables' table properties:
+  uint64_t sstable_data_bytes = 0;  // data blocks as written (compressed)
+  uint64_t sstable_raw_bytes = 0;   // keys and values before compression
+  uint64_t filter_bytes = 0;        // bloom filter blocks
+  // Engine reads (Read) and writes (Apply, ApplyAll: the whole write, its
+  // wait for the commit log included, counted for each table it touches)
+  // since the engine opened; a truncated table keeps them, a dropped one
+  // loses them.
+  TableLatency::Snapshot read_latency;
+  TableLatency::Snapshot write_latency;
+
+  uint64_t sstables() const {
+    uint64_t n = 0;
+    for (uint64_t files : sstables_per_level) n += files;
+    return n;
+  }
 };
 
 struct StorageStatistics {
@@ -143,6 +166,10 @@ class Engine {
 
   // Forces memtables to disk and compacts (tests, nodetool-like commands).
   virtual void Flush() = 0;
+  // Writes the table's memtables to SSTables and syncs the commit log, as
+  // `nodetool flush` does for one table; returns once both are done.
+  // Throws std::runtime_error for an unknown table and when RocksDB fails.
+  virtual void Flush(const types::Uuid& table_id) = 0;
   virtual void Compact(const types::Uuid& table_id) = 0;
 
   // The large-data ledger (ledger/large_data_ledger.h): each table's large

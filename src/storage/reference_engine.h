@@ -5,7 +5,8 @@
 // a fake engine for query-layer tests. It orders clustering values with
 // types::Compare, never with byte_comparable, so it checks the key codec
 // instead of sharing its bugs. Flush() and Compact() do nothing (nothing is
-// on disk and nothing is purged).
+// on disk, there is no memtable to write out, and nothing is purged);
+// Flush(table) only refuses a table it does not know.
 //
 // THE SEMANTICS (the RocksDB engine must give the same answers)
 //
@@ -146,6 +147,7 @@ class ReferenceEngine final : public Engine {
   std::vector<Mutation> ReadUnfiltered(const ReadCommand& command) const override;
   void Truncate(const types::Uuid& table_id) override;
   void Flush() override {}
+  void Flush(const types::Uuid& table_id) override { (void)FindTable(table_id); }
   void Compact(const types::Uuid& table_id) override {}
 
   // The reconciliation rules above (exposed for tests, and for the RocksDB

@@ -1,8 +1,11 @@
 #include "storage/rocksdb_engine.h"
 
 #include <rocksdb/perf_level.h>
+#include <rocksdb/table_properties.h>
 #include <rocksdb/write_batch.h>
 
+#include <boost/container/small_vector.hpp>
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -69,6 +72,19 @@ std::map<std::string, StorageOptions> ReadStoredOptions(const std::string& direc
 bool SameFamilyOptions(const StorageOptions& a, const StorageOptions& b) {
   return a.bloom_filter_fp_chance == b.bloom_filter_fp_chance && a.compaction == b.compaction &&
          a.compression == b.compression && a.chunk_length_kb == b.chunk_length_kb;
+}
+
+// What the live SSTables' table properties add up to.
+void AddTableProperties(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family,
+                        TableStorageStatistics& out) {
+  rocksdb::TablePropertiesCollection files;
+  if (!db.GetPropertiesOfAllTables(family, &files).ok()) return;
+  for (const auto& [name, properties] : files) {
+    if (!properties) continue;
+    out.sstable_data_bytes += properties->data_size;
+    out.sstable_raw_bytes += properties->raw_key_size + properties->raw_value_size;
+    out.filter_bytes += properties->filter_size;
+  }
 }
 
 }  // namespace
@@ -226,25 +242,36 @@ void RocksDbEngine::Apply(const Mutation& mutation) { ApplyAll({&mutation}); }
 
 void RocksDbEngine::ApplyAll(const std::vector<const Mutation*>& mutations) {
   DisablePerfCountingOnThisThread();
+  const auto start = std::chrono::steady_clock::now();
+  // The tables written, each once (a batch's mutations of one table come
+  // together as a rule; a repeat further on is counted again). Inline: a
+  // write allocates nothing for its timing.
+  boost::container::small_vector<std::shared_ptr<TableActivity>, 4> written;
   {
     std::shared_lock lock(mutex_);
     rocksdb::WriteBatch batch;
     for (const Mutation* mutation : mutations) {
       const Table& table = FindTable(mutation->table_id);
       AddMutationToBatch(*table.layout, table.handle, *mutation, batch);
+      if (written.empty() || written.back() != table.activity) written.push_back(table.activity);
     }
     if (batch.Count() == 0) return;
     Write(batch);
   }
   syncer_->AwaitDurable();
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  for (const auto& activity : written) activity->writes.Observe(elapsed);
 }
 
 ReadResult RocksDbEngine::Read(const ReadCommand& command) const {
   RefuseIndexRead(command);
   DisablePerfCountingOnThisThread();
+  const auto start = std::chrono::steady_clock::now();
   std::shared_lock lock(mutex_);
   const Table& table = FindTable(command.table_id);
-  return ReadTable(*table.layout, *db_, table.handle, command);
+  ReadResult result = ReadTable(*table.layout, *db_, table.handle, command);
+  table.activity->reads.Observe(std::chrono::steady_clock::now() - start);
+  return result;
 }
 
 std::vector<Mutation> RocksDbEngine::ReadUnfiltered(const ReadCommand& command) const {
@@ -303,6 +330,18 @@ void RocksDbEngine::RefreshLedger(const types::Uuid& id) {
   ledger_.Rebuild(id, files, clock_.NowMicros() / 1000);
 }
 
+void RocksDbEngine::Flush(const types::Uuid& table_id) {
+  {
+    std::shared_lock lock(mutex_);
+    const Table& table = FindTable(table_id);
+    rocksdb::FlushOptions flush;
+    flush.wait = true;
+    Check(db_->Flush(flush, table.handle), "flush", table_id.ToString());
+    Check(db_->FlushWAL(/*sync=*/true), "commit log sync");
+  }
+  RefreshLedger(table_id);  // as Flush() does
+}
+
 StorageStatistics RocksDbEngine::Statistics() const {
   StorageStatistics out;
   auto integer = [&](rocksdb::ColumnFamilyHandle* family, const std::string& name) -> uint64_t {
@@ -341,6 +380,13 @@ StorageStatistics RocksDbEngine::Statistics() const {
             &files);
         t.sstables_per_level.push_back(known ? std::strtoull(files.c_str(), nullptr, 10) : 0);
       }
+      t.memtable_entries =
+          integer(table.handle, rocksdb::DB::Properties::kNumEntriesActiveMemTable) +
+          integer(table.handle, rocksdb::DB::Properties::kNumEntriesImmMemTables);
+      t.immutable_memtables = integer(table.handle, rocksdb::DB::Properties::kNumImmutableMemTable);
+      AddTableProperties(*db_, table.handle, t);
+      t.read_latency = table.activity->reads.snapshot();
+      t.write_latency = table.activity->writes.snapshot();
       std::map<std::string, std::string> stats;
       if (db_->GetMapProperty(table.handle, rocksdb::DB::Properties::kCFStats, &stats)) {
         t.compaction_read_bytes = gigabytes(stats, "compaction.Sum.ReadGB");

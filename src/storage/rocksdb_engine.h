@@ -20,6 +20,12 @@
 
 namespace sibyl::storage {
 
+// The local latencies of one table (TableStorageStatistics).
+struct TableActivity {
+  TableLatency reads;
+  TableLatency writes;
+};
+
 class RocksDbEngine final : public Engine {
  public:
   // Use Engine::Open.
@@ -33,6 +39,7 @@ class RocksDbEngine final : public Engine {
   std::vector<Mutation> ReadUnfiltered(const ReadCommand& command) const override;
   void Truncate(const types::Uuid& table_id) override;
   void Flush() override;
+  void Flush(const types::Uuid& table_id) override;
   void Compact(const types::Uuid& table_id) override;
   StorageStatistics Statistics() const override;
   std::shared_ptr<const ledger::LedgerSnapshot> LargeData() const override {
@@ -49,6 +56,9 @@ class RocksDbEngine final : public Engine {
     StorageOptions options;                     // what the family was opened with
     std::shared_ptr<TablePurgeState> purge_state;
     rocksdb::ColumnFamilyHandle* handle = nullptr;
+    // Shared with the writes and reads measuring themselves, which may end
+    // after the table is dropped.
+    std::shared_ptr<TableActivity> activity = std::make_shared<TableActivity>();
   };
 
   // REQUIRES: mutex_ held (shared or exclusive).

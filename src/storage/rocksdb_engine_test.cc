@@ -481,5 +481,70 @@ TEST_F(RocksDbEngineTest, InvalidMutationsAreRefusedWhole) {
   EXPECT_THROW(Write(value_in_counter), std::invalid_argument);
 }
 
+const TableStorageStatistics* StatisticsOf(const StorageStatistics& all, const types::Uuid& id) {
+  for (const TableStorageStatistics& table : all.tables) {
+    if (table.table_id == id) return &table;
+  }
+  return nullptr;
+}
+
+TEST_F(RocksDbEngineTest, FlushOfOneTableMovesItsMemtableToAnSSTable) {
+  for (int32_t pk = 0; pk < 20; ++pk) {
+    Mutation m = MutationOf(table_, pk);
+    Set(RowOf(m, 1), "v", Live(10, Int(pk)));
+    Write(m);
+    Mutation other = MutationOf(desc_, pk);
+    Set(RowOf(other, 1), "v", Live(10, Int(pk)));
+    Write(other);
+  }
+  StorageStatistics before = engine_->Statistics();
+  const TableStorageStatistics* table = StatisticsOf(before, table_.id);
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->sstables(), 0u);
+  EXPECT_EQ(table->memtable_entries, 20u);
+  EXPECT_EQ(table->write_latency.count, 20u);
+
+  engine_->Flush(table_.id);
+  StorageStatistics after = engine_->Statistics();
+  table = StatisticsOf(after, table_.id);
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->sstables(), 1u);
+  EXPECT_EQ(table->memtable_entries, 0u);
+  EXPECT_GT(table->live_sstable_bytes, 0u);
+  EXPECT_GT(table->sstable_raw_bytes, 0u);
+  EXPECT_GT(table->sstable_data_bytes, 0u);
+  EXPECT_GT(table->filter_bytes, 0u);
+  // The other table's memtable stays.
+  const TableStorageStatistics* other = StatisticsOf(after, desc_.id);
+  ASSERT_NE(other, nullptr);
+  EXPECT_EQ(other->sstables(), 0u);
+  EXPECT_EQ(other->memtable_entries, 20u);
+  EXPECT_EQ(Value(3, 1, "v"), Int(3));
+
+  EXPECT_THROW(engine_->Flush(TableId(77)), std::runtime_error);
+}
+
+TEST_F(RocksDbEngineTest, ReadsAndWritesAreTimedPerTable) {
+  Mutation m = MutationOf(table_, 1);
+  Set(RowOf(m, 1), "v", Live(10, Int(1)));
+  Write(m);
+  Mutation both = MutationOf(desc_, 1);
+  Set(RowOf(both, 1), "v", Live(10, Int(1)));
+  engine_->ApplyAll({&m, &both});
+  (void)Rows(1);
+  (void)Rows(2);
+  (void)Rows(3);
+  const StorageStatistics stats = engine_->Statistics();
+  const TableStorageStatistics* table = StatisticsOf(stats, table_.id);
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->write_latency.count, 2u);
+  EXPECT_EQ(table->read_latency.count, 3u);
+  EXPECT_GE(table->read_latency.max_micros, table->read_latency.min_micros);
+  const TableStorageStatistics* desc = StatisticsOf(stats, desc_.id);
+  ASSERT_NE(desc, nullptr);
+  EXPECT_EQ(desc->write_latency.count, 1u);
+  EXPECT_EQ(desc->read_latency.count, 0u);
+}
+
 }  // namespace
 }  // namespace sibyl::storage

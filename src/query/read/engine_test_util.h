@@ -62,6 +62,7 @@ class RecordingEngine final : public storage::Engine {
   }
   void Truncate(const types::Uuid& table_id) override { truncated_.push_back(table_id); }
   void Flush() override {}
+  void Flush(const types::Uuid&) override {}
   void Compact(const types::Uuid&) override {}
 
   const std::vector<storage::TableLayout>& tables() const { return tables_; }

@@ -34,6 +34,7 @@ class CannedEngine final : public storage::Engine {
   std::vector<Mutation> ReadUnfiltered(const storage::ReadCommand&) const override { return {}; }
   void Truncate(const types::Uuid&) override {}
   void Flush() override {}
+  void Flush(const types::Uuid&) override {}
   void Compact(const types::Uuid&) override {}
 
   storage::ReadResult result;

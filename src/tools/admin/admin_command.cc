@@ -7,11 +7,18 @@
 #include "tools/admin/admin_options.h"
 #include "tools/admin/cluster_members_reader.h"
 #include "tools/admin/describe_ring_format.h"
+#include "tools/admin/flush.h"
+#include "tools/admin/flush_reader.h"
 #include "tools/admin/index_builds.h"
 #include "tools/admin/index_builds_reader.h"
 #include "tools/admin/ownership_choice.h"
 #include "tools/admin/ring_format.h"
+#include "tools/admin/schema_tables_reader.h"
 #include "tools/admin/status_format.h"
+#include "tools/admin/table_histograms.h"
+#include "tools/admin/table_histograms_reader.h"
+#include "tools/admin/table_stats.h"
+#include "tools/admin/table_stats_reader.h"
 #include "tools/admin/view_builds.h"
 #include "tools/admin/view_builds_reader.h"
 #include "tools/admin/view_check.h"
@@ -30,6 +37,29 @@ void RequireKeyspace(const ClusterMembers& cluster, const std::optional<std::str
   if (keyspace && !cluster.keyspaces.contains(*keyspace)) {
     throw AdminError("The keyspace " + *keyspace + ", does not exist");
   }
+}
+
+Output Flush(const ClusterMembers& cluster, const AdminOptions& options) {
+  const std::vector<TableSelection> tables =
+      TablesToFlush(ReadSchemaTables(options.node), options.keyspace, options.tables);
+  std::string what = "every keyspace";
+  if (options.keyspace) {
+    what = *options.keyspace;
+    if (options.tables.size() == 1) what += "." + options.tables.front();
+  }
+  const std::vector<NodeFlush> nodes = FlushOnEveryMember(cluster, options.node, tables);
+  // A node not flushed fails the command: a script sees the data is not
+  // known to be in SSTables everywhere.
+  return {FormatFlushes(what, nodes), FlushesComplete(nodes) ? 0 : 1};
+}
+
+Output TableHistograms(const ClusterMembers& cluster, const AdminOptions& options) {
+  const std::string& keyspace = *options.keyspace;
+  const std::string& table = options.tables.front();
+  // An unknown keyspace or table gets flush's errors (nodetool's words).
+  (void)TablesToFlush(ReadSchemaTables(options.node), keyspace, {table});
+  return {FormatClusterTableHistograms(
+      keyspace, table, ReadClusterTableHistograms(cluster, options.node, keyspace, table))};
 }
 
 Output Run(const AdminOptions& options) {
@@ -57,6 +87,14 @@ Output Run(const AdminOptions& options) {
       return {FormatViewChecks(*options.keyspace, options.view_name, options.repair, checks),
               ViewChecksClean(checks) ? 0 : 1};
     }
+    case AdminView::kFlush:
+      return Flush(cluster, options);
+    case AdminView::kTableStats:
+      CheckSelections(options.selections, ReadSchemaTables(options.node));
+      return {FormatClusterTableStats(options.selections,
+                                      ReadClusterTableStats(cluster, options.node))};
+    case AdminView::kTableHistograms:
+      return TableHistograms(cluster, options);
   }
   return {};
 }

@@ -27,6 +27,47 @@ std::pair<std::string, std::string> ParseViewName(const std::string& value) {
   return {value.substr(0, dot), value.substr(dot + 1)};
 }
 
+// tablestats' KEYSPACE or KEYSPACE.TABLE.
+TableSelection ParseSelection(const std::string& value) {
+  const size_t dot = value.find('.');
+  if (dot == std::string::npos) return {value, ""};
+  if (dot == 0 || dot + 1 == value.size() || value.find('.', dot + 1) != std::string::npos) {
+    throw AdminUsageError("tablestats expects KEYSPACE or KEYSPACE.TABLE, not '" + value + "'");
+  }
+  return {value.substr(0, dot), value.substr(dot + 1)};
+}
+
+// The arguments after the command of flush, tablestats and tablehistograms,
+// which take more than one.
+void ParseTableArguments(const std::vector<std::string>& positional, AdminOptions& options) {
+  const std::vector<std::string> rest(positional.begin() + 1, positional.end());
+  if (options.view == AdminView::kFlush) {
+    if (!rest.empty()) {
+      options.keyspace = rest.front();
+      options.tables.assign(rest.begin() + 1, rest.end());
+    }
+  } else if (options.view == AdminView::kTableStats) {
+    for (const std::string& value : rest) options.selections.push_back(ParseSelection(value));
+  } else {
+    // nodetool's words for anything but KEYSPACE TABLE or KEYSPACE.TABLE.
+    const char* usage = "tablehistograms requires keyspace and table name arguments";
+    if (rest.size() == 2) {
+      options.keyspace = rest[0];
+      options.tables = {rest[1]};
+    } else if (rest.size() == 1) {
+      const size_t dot = rest[0].find('.');
+      if (dot == std::string::npos || dot == 0 || dot + 1 == rest[0].size() ||
+          rest[0].find('.', dot + 1) != std::string::npos) {
+        throw AdminUsageError(usage);
+      }
+      options.keyspace = rest[0].substr(0, dot);
+      options.tables = {rest[0].substr(dot + 1)};
+    } else {
+      throw AdminUsageError(usage);
+    }
+  }
+}
+
 }  // namespace
 
 AdminOptions ParseAdminArguments(const std::vector<std::string>& args) {
@@ -70,6 +111,15 @@ AdminOptions ParseAdminArguments(const std::vector<std::string>& args) {
   } else if (command == "verify-view") {
     options.view = AdminView::kVerifyView;
     if (positional.size() < 2) throw AdminUsageError("verify-view needs KEYSPACE.VIEW");
+  } else if (command == "flush" || command == "tablestats" || command == "tablehistograms") {
+    options.view = command == "flush"        ? AdminView::kFlush
+                   : command == "tablestats" ? AdminView::kTableStats
+                                             : AdminView::kTableHistograms;
+    if (options.repair) {
+      throw AdminUsageError("--repair applies to verify-view only (see sibyl admin --help)");
+    }
+    ParseTableArguments(positional, options);
+    return options;
   } else {
     throw AdminUsageError("unknown command '" + command + "' (see sibyl admin --help)");
   }
@@ -91,9 +141,10 @@ std::string AdminUsage() {
   return "Usage: sibyl admin [--host H] [--port P] <command>\n"
          "\n"
          "What nodetool shows, asked of one node over CQL (its system_views.gossip_info\n"
-         "and schema tables), printed as nodetool 4.1 prints it. indexes, views and\n"
-         "verify-view ask every member of the cluster in turn (its\n"
-         "system_views.index_builds, view_builds and view_checks).\n"
+         "and schema tables), printed as nodetool 4.1 prints it. indexes, views,\n"
+         "verify-view, flush, tablestats and tablehistograms ask every member of the\n"
+         "cluster in turn (its system_views.index_builds, view_builds, view_checks,\n"
+         "flushes, table_stats, table_latencies and partition_stats).\n"
          "\n"
          "Commands:\n"
          "  status [KEYSPACE]        every node: Up/Down, address, load, tokens, ownership,\n"
@@ -108,6 +159,17 @@ std::string AdminUsage() {
          "                           rows missing, unexpected or different; --repair\n"
          "                           rewrites those rows from the base. Exits 1 when\n"
          "                           rows still differ or a node was not checked\n"
+         "  flush [KEYSPACE [TABLE...]]\n"
+         "                           every node writes the tables' memtables to SSTables\n"
+         "                           (every table of KEYSPACE, or of every keyspace).\n"
+         "                           Exits 1 when a node was not flushed\n"
+         "  tablestats [KEYSPACE[.TABLE]...]\n"
+         "                           every node's figures of its tables: SSTables, space\n"
+         "                           used, memtable, local reads and writes, bloom filter\n"
+         "  tablehistograms KEYSPACE TABLE\n"
+         "                           every node's read and write latency percentiles and\n"
+         "                           partition sizes and cell counts of the table (also\n"
+         "                           KEYSPACE.TABLE)\n"
          "\n"
          "Options:\n"
          "  --host H                 the node to ask (default 127.0.0.1)\n"

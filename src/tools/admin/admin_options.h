@@ -7,6 +7,9 @@
 //   sibyl admin [--host H] [--port P] indexes [KEYSPACE]
 //   sibyl admin [--host H] [--port P] views [KEYSPACE]
 //   sibyl admin [--host H] [--port P] verify-view KEYSPACE.VIEW [--repair]
+//   sibyl admin [--host H] [--port P] flush [KEYSPACE [TABLE...]]
+//   sibyl admin [--host H] [--port P] tablestats [KEYSPACE[.TABLE]...]
+//   sibyl admin [--host H] [--port P] tablehistograms KEYSPACE TABLE | KEYSPACE.TABLE
 
 #include <optional>
 #include <stdexcept>
@@ -17,7 +20,24 @@
 
 namespace sibyl::tools::admin {
 
-enum class AdminView { kStatus, kRing, kDescribeRing, kIndexes, kViews, kVerifyView };
+enum class AdminView {
+  kStatus,
+  kRing,
+  kDescribeRing,
+  kIndexes,
+  kViews,
+  kVerifyView,
+  kFlush,
+  kTableStats,
+  kTableHistograms,
+};
+
+// A keyspace, or one table of it (tablestats' KEYSPACE[.TABLE]).
+struct TableSelection {
+  std::string keyspace;
+  std::string table;  // empty: every table of the keyspace
+  friend bool operator==(const TableSelection&, const TableSelection&) = default;
+};
 
 struct AdminOptions {
   bool help = false;
@@ -31,6 +51,12 @@ struct AdminOptions {
   std::string view_name;
   // verify-view: rewrite the rows that differ from the base. Default: false.
   bool repair = false;
+  // flush: the tables of `keyspace` to flush (every table when empty, and
+  // every keyspace's when `keyspace` is not given); tablehistograms: the
+  // one table of `keyspace`.
+  std::vector<std::string> tables;
+  // tablestats: what to show; everything when empty.
+  std::vector<TableSelection> selections;
 };
 
 class AdminUsageError : public std::invalid_argument {

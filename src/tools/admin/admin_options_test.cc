@@ -89,6 +89,51 @@ TEST(AdminOptionsTest, MistakesAreNamed) {
             "unexpected argument 'ks.w' (see sibyl admin --help)");
   EXPECT_EQ(message({"views", "--repair"}),
             "--repair applies to verify-view only (see sibyl admin --help)");
+  EXPECT_EQ(message({"flush", "ks", "--repair"}),
+            "--repair applies to verify-view only (see sibyl admin --help)");
+  EXPECT_EQ(message({"tablestats", "ks.t.u"}),
+            "tablestats expects KEYSPACE or KEYSPACE.TABLE, not 'ks.t.u'");
+  EXPECT_EQ(message({"tablestats", ".t"}),
+            "tablestats expects KEYSPACE or KEYSPACE.TABLE, not '.t'");
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"tablehistograms"},
+                                             {"tablehistograms", "ks"},
+                                             {"tablehistograms", "ks."},
+                                             {"tablehistograms", "ks.t.u"},
+                                             {"tablehistograms", "ks", "t", "u"}}) {
+    EXPECT_EQ(message(args), "tablehistograms requires keyspace and table name arguments");
+  }
+}
+
+TEST(AdminOptionsTest, Flush) {
+  const AdminOptions everything = ParseAdminArguments({"flush"});
+  EXPECT_EQ(everything.view, AdminView::kFlush);
+  EXPECT_FALSE(everything.keyspace.has_value());
+  EXPECT_TRUE(everything.tables.empty());
+  const AdminOptions keyspace = ParseAdminArguments({"--host", "127.0.0.2", "flush", "ks"});
+  EXPECT_EQ(keyspace.keyspace, "ks");
+  EXPECT_TRUE(keyspace.tables.empty());
+  EXPECT_EQ(keyspace.node.host, "127.0.0.2");
+  const AdminOptions tables = ParseAdminArguments({"flush", "ks", "a", "b"});
+  EXPECT_EQ(tables.keyspace, "ks");
+  EXPECT_EQ(tables.tables, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(AdminOptionsTest, TableStatsAndHistograms) {
+  const AdminOptions all = ParseAdminArguments({"tablestats"});
+  EXPECT_EQ(all.view, AdminView::kTableStats);
+  EXPECT_TRUE(all.selections.empty());
+  const AdminOptions some = ParseAdminArguments({"tablestats", "ks", "other.t", "--port", "9142"});
+  EXPECT_EQ(some.selections, (std::vector<TableSelection>{{"ks", ""}, {"other", "t"}}));
+  EXPECT_EQ(some.node.port, 9142);
+
+  const AdminOptions two = ParseAdminArguments({"tablehistograms", "ks", "t"});
+  EXPECT_EQ(two.view, AdminView::kTableHistograms);
+  EXPECT_EQ(two.keyspace, "ks");
+  EXPECT_EQ(two.tables, (std::vector<std::string>{"t"}));
+  const AdminOptions dotted = ParseAdminArguments({"tablehistograms", "ks.t"});
+  EXPECT_EQ(dotted.keyspace, "ks");
+  EXPECT_EQ(dotted.tables, (std::vector<std::string>{"t"}));
 }
 
 }  // namespace
