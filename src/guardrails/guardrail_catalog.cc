@@ -69,6 +69,12 @@ std::string CartesianMessage(bool warning, std::string_view what, int64_t value,
                        std::string(what) + " produces " + Str(value) +
                        " values, this exceeds fail threshold of " + Str(threshold) + ".";
 }
+// Where the large-data ledger's rules apply (schema/large_data_rules.h,
+// query/statements/large_partition_guard.h).
+constexpr const char* kLedgerEnforced =
+    "every statement touching a partition the large-data ledger measured over it: warns; over "
+    "fail, refuses writes that add data";
+
 std::string PartitionSizeMessage(bool warning, std::string_view what, int64_t value,
                                  int64_t threshold) {
   return "Partition " + std::string(what) + " has size " + Str(value) + ", this exceeds the " +
@@ -282,21 +288,23 @@ const std::array<GuardrailDefinition, kGuardrailCount>& Catalog() {
                       "write consistency levels", false,
                       "INSERT, UPDATE, DELETE, BATCH: the consistency and serial consistency"),
       Threshold(G::kPartitionSize, "partition_size", K::kMaxThreshold, U::kBytes,
-                PartitionSizeMessage, "not enforced yet: the large-data ledger will measure it",
-                "100MiB", "", "Too large partitions can cause performance problems."),
+                PartitionSizeMessage, kLedgerEnforced, "100MiB", "",
+                "Too large partitions can cause performance problems."),
       Threshold(G::kPartitionRows, "partition_rows", K::kMaxThreshold, U::kCount,
-                PartitionRowsMessage, "not enforced yet: the large-data ledger will measure it",
-                "100000", "-1", "Partitions with too many rows can cause performance problems."),
+                PartitionRowsMessage, kLedgerEnforced, "100000", "-1",
+                "Partitions with too many rows can cause performance problems."),
       Threshold(G::kPartitionTombstones, "partition_tombstones", K::kMaxThreshold, U::kCount,
-                PartitionTombstonesMessage,
-                "not enforced yet: the large-data ledger will measure it", "10000", "-1",
+                PartitionTombstonesMessage, kLedgerEnforced, "10000", "-1",
                 "Partitions with too many tombstones can cause performance problems."),
       Threshold(G::kColumnValueSize, "column_value_size", K::kMaxThreshold, U::kBytes,
                 ValueSizeMessage, "INSERT, UPDATE: each regular and static value written"),
       Threshold(G::kCollectionSize, "collection_size", K::kMaxThreshold, U::kBytes,
                 CollectionSizeMessage, "INSERT, UPDATE: the collection elements written"),
       Threshold(G::kItemsPerCollection, "items_per_collection", K::kMaxThreshold, U::kCount,
-                CollectionItemsMessage, "INSERT, UPDATE: the collection elements written", "1000"),
+                CollectionItemsMessage,
+                "INSERT, UPDATE: the collection elements written; every statement touching a "
+                "partition whose largest collection the large-data ledger measured over it",
+                "1000"),
       Threshold(G::kFieldsPerUdt, "fields_per_udt", K::kMaxThreshold, U::kCount, FieldsMessage,
                 "CREATE TYPE, ALTER TYPE ADD"),
       Flag(G::kVectorType, "vector_type_enabled", "vector_type_enabled", "usage of the vector type",

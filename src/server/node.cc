@@ -324,7 +324,9 @@ int RunNode(const StartOptions& options) {
                                         .cql_server = &server,
                                         .engine = engine.get(),
                                         .schemas = &schema_store,
-                                        .hints = cluster_node ? cluster_node->hints() : nullptr});
+                                        .hints = cluster_node ? cluster_node->hints() : nullptr,
+                                        .guardrails = &guardrails,
+                                        .model_warnings = &model_warnings});
     // Destroyed (stopped) before the server, engine and cluster node its
     // collectors read.
     const std::unique_ptr<metrics::MetricsHttpServer> metrics_endpoint =

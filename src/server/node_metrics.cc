@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "schema/large_data_rules.h"
 #include "types/uuid.h"
 
 namespace sibyl::server {
@@ -124,6 +125,68 @@ void CollectStorage(const storage::Engine& engine, const schema::SchemaStore* sc
   out.Sample("sibyl_storage_block_cache_pinned_bytes", {}, stats.block_cache_pinned_bytes);
 }
 
+void CollectLargeData(const storage::Engine& engine, const schema::SchemaStore* schemas,
+                      const guardrails::Guardrails* guardrails, ExpositionWriter& out) {
+  const auto snapshot = engine.LargeData();
+  if (!snapshot || schemas == nullptr) return;
+  const std::map<types::Uuid, TableName> names = NamesById(*schemas->snapshot());
+  out.Family("sibyl_ledger_named_partitions",
+             "Partitions of the table the large-data ledger names (at least 1MiB, 1000 rows, 100 "
+             "tombstones or a collection of 100 elements), as its SSTables measure them.",
+             MetricType::kGauge);
+  for (const auto& [id, table] : snapshot->tables) {
+    if (auto it = names.find(id); it != names.end()) {
+      out.Sample("sibyl_ledger_named_partitions",
+                 {{"keyspace", it->second.keyspace}, {"table", it->second.table}},
+                 static_cast<uint64_t>(table->partitions.size()));
+    }
+  }
+  out.Family("sibyl_ledger_largest_partition_bytes",
+             "Bytes of the table's largest partition, summed over its SSTables.",
+             MetricType::kGauge);
+  for (const auto& [id, table] : snapshot->tables) {
+    if (auto it = names.find(id); it != names.end()) {
+      out.Sample("sibyl_ledger_largest_partition_bytes",
+                 {{"keyspace", it->second.keyspace}, {"table", it->second.table}},
+                 table->histograms.bytes.max());
+    }
+  }
+  if (guardrails == nullptr) return;
+  out.Family("sibyl_ledger_partitions_breaking_rule",
+             "Partitions of the table over a partition guardrail's warn or fail threshold now "
+             "(partition_size, partition_rows, partition_tombstones, items_per_collection).",
+             MetricType::kGauge);
+  for (const auto& [id, table] : snapshot->tables) {
+    const auto it = names.find(id);
+    if (it == names.end()) continue;
+    std::map<std::string_view, uint64_t> breaking;
+    for (const auto& partition : table->partitions) {
+      for (const schema::BrokenRule& rule : schema::BrokenPartitionRules(*guardrails, partition)) {
+        ++breaking[guardrails::Definition(rule.id).name];
+      }
+    }
+    for (const auto& [rule, count] : breaking) {
+      out.Sample("sibyl_ledger_partitions_breaking_rule",
+                 {{"keyspace", it->second.keyspace},
+                  {"table", it->second.table},
+                  {"rule", std::string(rule)}},
+                 count);
+    }
+  }
+}
+
+void CollectModelWarnings(const guardrails::ModelWarnings& warnings, ExpositionWriter& out) {
+  out.Family("sibyl_model_warnings_total",
+             "Statements that broke a rule of the data model (a guardrail, a ledger rule, "
+             "Cassandra's tombstone, batch and aggregation warnings), by rule and table, since "
+             "the node started (system_views.model_warnings).",
+             MetricType::kCounter);
+  for (const guardrails::ModelWarning& w : warnings.Entries()) {
+    out.Sample("sibyl_model_warnings_total",
+               {{"rule", w.rule}, {"keyspace", w.keyspace}, {"table", w.table}}, w.count);
+  }
+}
+
 void CollectHints(const cluster::HintStore& hints, ExpositionWriter& out) {
   const cluster::HintStore::Counts counts = hints.counts();
   out.Family("sibyl_hints_pending_bytes",
@@ -162,6 +225,17 @@ void AddNodeCollectors(metrics::MetricRegistry& registry, const NodeMetricSource
   if (sources.engine != nullptr) {
     registry.Add("storage", [engine = sources.engine, schemas = sources.schemas](
                                 ExpositionWriter& out) { CollectStorage(*engine, schemas, out); });
+  }
+  if (sources.engine != nullptr) {
+    registry.Add("large data", [engine = sources.engine, schemas = sources.schemas,
+                                guardrails = sources.guardrails](ExpositionWriter& out) {
+      CollectLargeData(*engine, schemas, guardrails, out);
+    });
+  }
+  if (sources.model_warnings != nullptr) {
+    registry.Add("model warnings", [warnings = sources.model_warnings](ExpositionWriter& out) {
+      CollectModelWarnings(*warnings, out);
+    });
   }
   if (sources.hints != nullptr) {
     registry.Add("hints",

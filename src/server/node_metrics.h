@@ -1,6 +1,7 @@
 #pragma once
 // The node's metrics endpoint (docs/metrics.md): the collectors of what a
-// node has to report — CQL requests, client connections, storage, hints —
+// node has to report — CQL requests, client connections, storage, hints,
+// the large-data ledger and the rules statements broke —
 // and the HTTP listener that serves them to Prometheus.
 //
 //   metrics::MetricRegistry registry;          // other components add theirs
@@ -14,6 +15,8 @@
 #include <memory>
 
 #include "cluster/hints/hint_store.h"
+#include "guardrails/guardrails.h"
+#include "guardrails/model_warnings.h"
 #include "metrics/metric_registry.h"
 #include "metrics/metrics_http_server.h"
 #include "schema/schema.h"
@@ -32,6 +35,9 @@ struct NodeMetricSources {
   const storage::Engine* engine = nullptr;
   const schema::SchemaStore* schemas = nullptr;  // names the engine's tables
   const cluster::HintStore* hints = nullptr;
+  // The large-data ledger's counts need the engine and the guardrails.
+  const guardrails::Guardrails* guardrails = nullptr;
+  const guardrails::ModelWarnings* model_warnings = nullptr;
 };
 
 void AddNodeCollectors(metrics::MetricRegistry& registry, const NodeMetricSources& sources);

@@ -3,17 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "storage/estimated_histogram_offsets.h"
+
 namespace sibyl::storage {
 
 const std::array<uint64_t, TableLatency::kBoundedBuckets>& TableLatency::BucketBounds() {
   static const std::array<uint64_t, kBoundedBuckets> bounds = [] {
     std::array<uint64_t, kBoundedBuckets> out{};
-    uint64_t bound = 1;
-    for (size_t i = 0; i < kBoundedBuckets; ++i) {
-      out[i] = bound;
-      const auto grown = static_cast<uint64_t>(std::llround(static_cast<double>(bound) * 1.2));
-      bound = std::max(bound + 1, grown);
-    }
+    for (size_t i = 0; i < kBoundedBuckets; ++i) out[i] = EstimatedHistogramOffset(i);
     return out;
   }();
   return bounds;

@@ -3,36 +3,27 @@
 #include <algorithm>
 #include <cmath>
 
+#include "storage/estimated_histogram_offsets.h"
 #include "storage/ledger/ledger_codec.h"
 
 namespace sibyl::storage::ledger {
-namespace {
 
-// EstimatedHistogram.newOffsets: 1, 2, 3, ... each the previous times 1.2
-// rounded, and at least one more than it.
-const std::array<uint64_t, MeasureHistogram::kBuckets>& Offsets() {
-  static const auto offsets = [] {
-    std::array<uint64_t, MeasureHistogram::kBuckets> o{};
-    uint64_t last = 1;
-    o[0] = last;
-    for (int i = 1; i < MeasureHistogram::kBuckets; ++i) {
-      uint64_t next = static_cast<uint64_t>(std::llround(static_cast<double>(last) * 1.2));
-      if (next == last) ++next;
-      o[i] = last = next;
-    }
-    return o;
-  }();
-  return offsets;
+uint64_t MeasureHistogram::BucketOffset(int bucket) {
+  return EstimatedHistogramOffset(static_cast<size_t>(bucket));
 }
 
-}  // namespace
-
-uint64_t MeasureHistogram::BucketOffset(int bucket) { return Offsets().at(bucket); }
-
 int MeasureHistogram::BucketOf(uint64_t value) {
-  const auto& o = Offsets();
-  auto it = std::lower_bound(o.begin(), o.end(), value);
-  return it == o.end() ? kBuckets - 1 : static_cast<int>(it - o.begin());
+  // The first bucket whose bound is at least `value`; the last holds the rest.
+  int low = 0, high = kBuckets - 1;
+  while (low < high) {
+    const int middle = (low + high) / 2;
+    if (BucketOffset(middle) < value) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low;
 }
 
 void MeasureHistogram::Add(uint64_t value) {

@@ -1,10 +1,9 @@
 #pragma once
 // A distribution of one measure of partitions (bytes, rows, cells,
 // tombstones) as Cassandra's EstimatedHistogram keeps it: bucket i counts
-// values in (offset[i-1], offset[i]], the offsets growing by a factor of 1.2
-// from 1, so a percentile is answered within 20% and two histograms add up
-// bucket by bucket. Exact count, minimum and maximum are kept beside the
-// buckets. What `system_views.partition_stats` and `tablehistograms` show.
+// values in (offset[i-1], offset[i]] (estimated_histogram_offsets.h), so a percentile is answered
+// within 20% and two histograms add up bucket by bucket. Exact count, minimum and maximum are kept
+// beside the buckets. What `system_views.partition_stats` and `tablehistograms` show.
 //
 // Not thread-safe: a value type, built by one thread and then shared const.
 
@@ -13,13 +12,14 @@
 #include <optional>
 
 #include "common/bytes.h"
+#include "storage/estimated_histogram_offsets.h"
 
 namespace sibyl::storage::ledger {
 
 class MeasureHistogram {
  public:
   // 150 buckets reach ~7.6e11; larger values land in the last bucket.
-  static constexpr int kBuckets = 150;
+  static constexpr int kBuckets = static_cast<int>(kEstimatedHistogramOffsets);
 
   void Add(uint64_t value);
   void Merge(const MeasureHistogram& other);

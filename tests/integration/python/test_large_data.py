@@ -2,7 +2,8 @@
 memtable flushes and SSTables together, against the guides' rules — the
 large_partitions / large_rows / large_cells / partition_stats views, the
 client warning that names the rule, the key, the evidence and the fix, the
-fail thresholds that refuse writes, and system_views.model_warnings."""
+fail thresholds that refuse writes, system_views.model_warnings, and their
+counts on /metrics."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from cassandra.cluster import Session
 from driver_session import connected
 from select_support import warnings_of
 from sibyl_process import running_server
+from test_metrics import Samples, scrape
 
 MIB = 1 << 20
 
@@ -55,7 +57,7 @@ def model_warning(session: Session, rule: str, table: str):
                            "AND keyspace_name = 'iot' AND table_name = %s", [rule, table]).one()
 
 
-def test_150_mib_over_three_flushes_is_one_large_partition(session):
+def test_150_mib_over_three_flushes_is_one_large_partition(server, session):
     session.execute("CREATE TABLE iot.readings (sensor int, ts timestamp, v blob, "
                     "PRIMARY KEY (sensor, ts))")
     insert = session.prepare("INSERT INTO iot.readings (sensor, ts, v) VALUES (?, ?, ?)")
@@ -97,6 +99,15 @@ def test_150_mib_over_three_flushes_is_one_large_partition(session):
     assert seen.example == "INSERT INTO iot.readings (sensor, ts, v) VALUES (?, ?, ?)"
     assert seen.last_warning == expected
     assert seen.first_seen <= seen.last_seen
+
+    # The same counts on /metrics.
+    samples = Samples(scrape(server))
+    labels = {"keyspace": "iot", "table": "readings"}
+    assert samples.get("sibyl_ledger_named_partitions", **labels) == 1
+    assert 150 * MIB < samples.get("sibyl_ledger_largest_partition_bytes", **labels) < 151 * MIB
+    assert samples.get("sibyl_ledger_partitions_breaking_rule", rule="partition_size",
+                       **labels) == 1
+    assert samples.get("sibyl_model_warnings_total", rule="partition_size", **labels) == seen.count
 
 
 def test_rows_over_the_fail_threshold_refuse_writes_but_not_reads_or_deletes(session):
