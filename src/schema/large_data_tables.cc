@@ -4,6 +4,7 @@
 #include <map>
 
 #include "schema/large_data_rules.h"
+#include "schema/stored_table_names.h"
 #include "schema/virtual_keyspaces.h"
 #include "types/value_codec.h"
 
@@ -19,16 +20,6 @@ using storage::ledger::RowFigures;
 using storage::ledger::TableLedger;
 
 Bytes Bigint(uint64_t v) { return types::EncodeBigint(static_cast<int64_t>(v)); }
-
-// Every stored table and view of the schema by id.
-std::map<types::Uuid, const TableMetadata*> TablesById(const Schema& schema) {
-  std::map<types::Uuid, const TableMetadata*> tables;
-  for (const auto& [name, keyspace] : schema.keyspaces()) {
-    for (const auto& [table_name, table] : keyspace->tables) tables[table->id] = table.get();
-    for (const auto& [view_name, view] : keyspace->views) tables[view->id] = view.get();
-  }
-  return tables;
-}
 
 // The rules joined, or null for none.
 void SetRules(RowWriter& row, const std::vector<std::string_view>& rules) {
@@ -51,10 +42,13 @@ void ForEachTable(const VirtualTableContext& context,
   if (!context.node.large_data) return;
   const std::shared_ptr<const LedgerSnapshot> snapshot = context.node.large_data();
   if (!snapshot) return;
-  const auto tables = TablesById(context.schema);
+  const auto tables = StoredTableNames(context.schema);
   for (const auto& [id, ledger] : snapshot->tables) {
+    // An index's keys are not its base table's: left out.
     const auto it = tables.find(id);
-    if (it != tables.end()) each(*it->second, *ledger);
+    if (it != tables.end() && std::string_view(it->second.kind) != "index") {
+      each(*it->second.metadata, *ledger);
+    }
   }
 }
 

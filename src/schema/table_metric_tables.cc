@@ -3,6 +3,7 @@
 #include <functional>
 #include <map>
 
+#include "schema/stored_table_names.h"
 #include "schema/virtual_keyspaces.h"
 #include "types/value_codec.h"
 
@@ -12,33 +13,21 @@ namespace {
 using storage::TableLatency;
 using storage::TableStorageStatistics;
 
-struct StoredName {
-  std::string keyspace;
-  std::string table;
-  const char* kind;  // "table", "view" or "index"
-};
-
-// The name of every stored table, view and index by the id of its column
-// family (storage_layout.h).
-std::map<types::Uuid, StoredName> NamesById(const Schema& schema) {
-  std::map<types::Uuid, StoredName> names;
-  for (const auto& [keyspace_name, keyspace] : schema.keyspaces()) {
-    for (const auto* tables : {&keyspace->tables, &keyspace->views}) {
-      for (const auto& [name, table] : *tables) {
-        names[table->id] = {keyspace_name, name, table->is_view() ? "view" : "table"};
-        for (const IndexMetadata& index : table->indexes) {
-          names[index.id] = {keyspace_name, name + "." + index.name, "index"};
-        }
-      }
-    }
+// Calls `each(name, figures)` for every stored table the engine reports and
+// the schema names (a family being dropped, or not yet published, is left out).
+template <typename Each>
+void ForEachStoredTable(const VirtualTableContext& context, const Each& each) {
+  if (!context.node.storage_statistics) return;
+  const storage::StorageStatistics stats = context.node.storage_statistics();
+  const std::map<types::Uuid, StoredTableName> names = StoredTableNames(context.schema);
+  for (const TableStorageStatistics& figures : stats.tables) {
+    if (const auto it = names.find(figures.table_id); it != names.end()) each(it->second, figures);
   }
-  return names;
 }
 
 using TableRowWriter = std::function<void(RowWriter&, const TableStorageStatistics&)>;
 
-// A table with a row per stored table the engine reports and the schema
-// names (a family being dropped, or not yet published, is left out).
+// A table with a row per stored table (ForEachStoredTable).
 class TableMetricTable final : public VirtualTable {
  public:
   TableMetricTable(const char* name, TableRowWriter write)
@@ -47,19 +36,16 @@ class TableMetricTable final : public VirtualTable {
  protected:
   void Produce(const TableMetadata& table, const VirtualTableContext& context,
                std::vector<Row>& rows) const override {
-    if (!context.node.storage_statistics) return;
-    const storage::StorageStatistics stats = context.node.storage_statistics();
-    const std::map<types::Uuid, StoredName> names = NamesById(context.schema);
-    for (const TableStorageStatistics& figures : stats.tables) {
-      const auto it = names.find(figures.table_id);
-      if (it == names.end()) continue;
-      RowWriter row(table);
-      row.Set("keyspace_name", types::EncodeText(it->second.keyspace))
-          .Set("table_name", types::EncodeText(it->second.table));
-      if (table.name == "table_stats") row.Set("kind", types::EncodeText(it->second.kind));
-      write_(row, figures);
-      rows.push_back(row.Take());
-    }
+    ForEachStoredTable(context,
+                       [&](const StoredTableName& name, const TableStorageStatistics& figures) {
+                         RowWriter row(table);
+                         row.Set("keyspace_name", types::EncodeText(name.keyspace))
+                             .Set("table_name", types::EncodeText(name.table));
+                         if (table.name == "table_stats")
+                           row.Set("kind", types::EncodeText(name.kind));
+                         write_(row, figures);
+                         rows.push_back(row.Take());
+                       });
   }
 
  private:
@@ -105,31 +91,27 @@ class TableLatenciesTable final : public VirtualTable {
  protected:
   void Produce(const TableMetadata& table, const VirtualTableContext& context,
                std::vector<Row>& rows) const override {
-    if (!context.node.storage_statistics) return;
-    const storage::StorageStatistics stats = context.node.storage_statistics();
-    const std::map<types::Uuid, StoredName> names = NamesById(context.schema);
-    for (const TableStorageStatistics& figures : stats.tables) {
-      const auto it = names.find(figures.table_id);
-      if (it == names.end()) continue;
-      for (const auto& [operation, latency] :
-           {std::pair{"read", &figures.read_latency}, std::pair{"write", &figures.write_latency}}) {
-        RowWriter row(table);
-        row.Set("keyspace_name", types::EncodeText(it->second.keyspace))
-            .Set("table_name", types::EncodeText(it->second.table))
-            .Set("operation", types::EncodeText(operation))
-            .Set("count", Bigint(latency->count));
-        if (latency->count > 0) {
-          row.Set("min", Bigint(latency->min_micros))
-              .Set("p50", Bigint(latency->Percentile(0.5)))
-              .Set("p75", Bigint(latency->Percentile(0.75)))
-              .Set("p95", Bigint(latency->Percentile(0.95)))
-              .Set("p98", Bigint(latency->Percentile(0.98)))
-              .Set("p99", Bigint(latency->Percentile(0.99)))
-              .Set("max", Bigint(latency->max_micros));
-        }
-        rows.push_back(row.Take());
-      }
-    }
+    ForEachStoredTable(
+        context, [&](const StoredTableName& name, const TableStorageStatistics& figures) {
+          for (const auto& [operation, latency] : {std::pair{"read", &figures.read_latency},
+                                                   std::pair{"write", &figures.write_latency}}) {
+            RowWriter row(table);
+            row.Set("keyspace_name", types::EncodeText(name.keyspace))
+                .Set("table_name", types::EncodeText(name.table))
+                .Set("operation", types::EncodeText(operation))
+                .Set("count", Bigint(latency->count));
+            if (latency->count > 0) {
+              row.Set("min", Bigint(latency->min_micros))
+                  .Set("p50", Bigint(latency->Percentile(0.5)))
+                  .Set("p75", Bigint(latency->Percentile(0.75)))
+                  .Set("p95", Bigint(latency->Percentile(0.95)))
+                  .Set("p98", Bigint(latency->Percentile(0.98)))
+                  .Set("p99", Bigint(latency->Percentile(0.99)))
+                  .Set("max", Bigint(latency->max_micros));
+            }
+            rows.push_back(row.Take());
+          }
+        });
   }
 };
 

@@ -61,6 +61,16 @@ TablePtr LatencyTable(const char* name, const char* comment) {
       .Build();
 }
 
+// A distribution's columns, bigints: how many values (`count`), then min,
+// p50, p75, p95, p98, p99 and max.
+TableBuilder& DistributionColumns(TableBuilder& builder, const char* count) {
+  builder.Column(count, "bigint");
+  for (const char* column : {"min", "p50", "p75", "p95", "p98", "p99", "max"}) {
+    builder.Column(column, "bigint");
+  }
+  return builder;
+}
+
 // The storage engine's figures per table (table_metric_tables.h) and the
 // flushes asked over CQL (flushes_table.h).
 void AddStorageTables(KeyspaceMetadata& keyspace) {
@@ -93,19 +103,13 @@ void AddStorageTables(KeyspaceMetadata& keyspace) {
                .Column("write_total_micros", "bigint")
                .Build(),
            // Sibyl's own: what `sibyl admin tablehistograms` shows of latencies.
-           VirtualTableBuilder(kViewsKeyspace, "table_latencies",
-                               "local read and write latencies of each table on this node")
-               .PartitionKey("keyspace_name", "text")
-               .Clustering("table_name", "text")
-               .Clustering("operation", "text")
-               .Column("count", "bigint")
-               .Column("min", "bigint")
-               .Column("p50", "bigint")
-               .Column("p75", "bigint")
-               .Column("p95", "bigint")
-               .Column("p98", "bigint")
-               .Column("p99", "bigint")
-               .Column("max", "bigint")
+           DistributionColumns(
+               VirtualTableBuilder(kViewsKeyspace, "table_latencies",
+                                   "local read and write latencies of each table on this node")
+                   .PartitionKey("keyspace_name", "text")
+                   .Clustering("table_name", "text")
+                   .Clustering("operation", "text"),
+               "count")
                .Build(),
            // Sibyl's own: flushes asked by INSERT.
            VirtualTableBuilder(kViewsKeyspace, "flushes", "memtable flushes asked on this node")
@@ -160,19 +164,12 @@ void AddLargeDataTables(KeyspaceMetadata& keyspace) {
                .Column("rule", "text")
                .Column("last_seen", "timestamp")
                .Build(),
-           VirtualTableBuilder(kViewsKeyspace, "partition_stats",
-                               "distributions of each table's partitions")
-               .PartitionKey("keyspace_name", "text")
-               .Clustering("table_name", "text")
-               .Clustering("measure", "text")
-               .Column("partitions", "bigint")
-               .Column("min", "bigint")
-               .Column("p50", "bigint")
-               .Column("p75", "bigint")
-               .Column("p95", "bigint")
-               .Column("p98", "bigint")
-               .Column("p99", "bigint")
-               .Column("max", "bigint")
+           DistributionColumns(VirtualTableBuilder(kViewsKeyspace, "partition_stats",
+                                                   "distributions of each table's partitions")
+                                   .PartitionKey("keyspace_name", "text")
+                                   .Clustering("table_name", "text")
+                                   .Clustering("measure", "text"),
+                               "partitions")
                .Build(),
            // Sibyl's own: the rules statements broke (model_warnings_table.h).
            VirtualTableBuilder(kViewsKeyspace, "model_warnings",

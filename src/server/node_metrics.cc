@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "schema/large_data_rules.h"
+#include "schema/stored_table_names.h"
 #include "types/uuid.h"
 
 namespace sibyl::server {
@@ -22,36 +23,13 @@ void CollectConnections(const CqlServer& server, ExpositionWriter& out) {
   out.Sample("sibyl_cql_connections_opened_total", {}, server.connections_opened());
 }
 
-struct TableName {
-  std::string keyspace;
-  std::string table;
-};
-
-// The keyspace and name of every stored table, view and index by the id
-// its column family is named after (schema/storage_layout.h): an index's is
-// "<table>.<index>", as Cassandra names an index's table.
-std::map<types::Uuid, TableName> NamesById(const schema::Schema& schema) {
-  std::map<types::Uuid, TableName> names;
-  for (const auto& [keyspace_name, keyspace] : schema.keyspaces()) {
-    for (const auto* tables : {&keyspace->tables, &keyspace->views}) {
-      for (const auto& [name, table] : *tables) {
-        names[table->id] = {keyspace_name, name};
-        for (const schema::IndexMetadata& index : table->indexes) {
-          names[index.id] = {keyspace_name, name + "." + index.name};
-        }
-      }
-    }
-  }
-  return names;
-}
-
 void CollectStorage(const storage::Engine& engine, const schema::SchemaStore* schemas,
                     ExpositionWriter& out) {
   const storage::StorageStatistics stats = engine.Statistics();
-  std::map<types::Uuid, TableName> names;
-  if (schemas != nullptr) names = NamesById(*schemas->snapshot());
+  std::map<types::Uuid, schema::StoredTableName> names;
+  if (schemas != nullptr) names = schema::StoredTableNames(*schemas->snapshot());
   struct Row {
-    TableName name;
+    schema::StoredTableName name;
     const storage::TableStorageStatistics* stats;
   };
   std::vector<Row> rows;
@@ -129,7 +107,8 @@ void CollectLargeData(const storage::Engine& engine, const schema::SchemaStore* 
                       const guardrails::Guardrails* guardrails, ExpositionWriter& out) {
   const auto snapshot = engine.LargeData();
   if (!snapshot || schemas == nullptr) return;
-  const std::map<types::Uuid, TableName> names = NamesById(*schemas->snapshot());
+  const std::map<types::Uuid, schema::StoredTableName> names =
+      schema::StoredTableNames(*schemas->snapshot());
   out.Family("sibyl_ledger_named_partitions",
              "Partitions of the table the large-data ledger names (at least 1MiB, 1000 rows, 100 "
              "tombstones or a collection of 100 elements), as its SSTables measure them.",

@@ -20,9 +20,10 @@
 
 namespace sibyl::tools::admin {
 
-// One row: the distribution of one measure over a table's partitions.
-struct PartitionMeasure {
-  int64_t partitions = 0;
+// A distribution as the node's tables give it: how many values, and their
+// minimum, percentiles and maximum (partition_stats, table_latencies).
+struct Percentiles {
+  int64_t count = 0;
   int64_t min = 0;
   int64_t p50 = 0;
   int64_t p75 = 0;
@@ -31,6 +32,10 @@ struct PartitionMeasure {
   int64_t p99 = 0;
   int64_t max = 0;
 };
+
+// One row: the distribution of one measure over a table's partitions
+// (count: the partitions).
+using PartitionMeasure = Percentiles;
 
 struct PartitionStats {
   // False when the node has no system_views.partition_stats.

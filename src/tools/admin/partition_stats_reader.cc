@@ -15,7 +15,7 @@ void AddPartitionStatsRow(const AdminRow& row, PartitionStats& stats) {
   auto figure = [&](size_t column, const char* name) {
     return OptionalBigintColumn(row, column, name).value_or(0);
   };
-  PartitionMeasure measure{.partitions = figure(3, "partitions"),
+  PartitionMeasure measure{.count = figure(3, "partitions"),
                            .min = figure(4, "min"),
                            .p50 = figure(5, "p50"),
                            .p75 = figure(6, "p75"),

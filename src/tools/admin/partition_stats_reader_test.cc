@@ -24,7 +24,7 @@ TEST(PartitionStatsReaderTest, PartitionStatsRowsByTableAndMeasure) {
       stats);
   const PartitionMeasure* bytes = stats.Find("ks", "t", "bytes");
   ASSERT_NE(bytes, nullptr);
-  EXPECT_EQ(bytes->partitions, 7);
+  EXPECT_EQ(bytes->count, 7);
   EXPECT_EQ(bytes->min, 61);
   EXPECT_EQ(bytes->p98, 1331);
   const PartitionMeasure* cells = stats.Find("ks", "t", "cells");

@@ -33,16 +33,7 @@
 namespace sibyl::tools::admin {
 
 // One row of system_views.table_latencies, in µs.
-struct LatencyPercentiles {
-  int64_t count = 0;
-  int64_t min = 0;
-  int64_t p50 = 0;
-  int64_t p75 = 0;
-  int64_t p95 = 0;
-  int64_t p98 = 0;
-  int64_t p99 = 0;
-  int64_t max = 0;
-};
+using LatencyPercentiles = Percentiles;
 
 struct TableHistogramsAnswer {
   std::optional<LatencyPercentiles> reads;  // nullopt: no row (no figures)

@@ -12,7 +12,7 @@ TEST(TableHistogramsTest, LatenciesAndPartitionsInNodetoolsColumns) {
   answer.reads = LatencyPercentiles{
       .count = 3, .min = 20, .p50 = 35, .p75 = 35, .p95 = 420, .p98 = 420, .p99 = 420, .max = 420};
   answer.partitions.available = true;
-  answer.partitions.tables[{"ks", "t"}]["bytes"] = {.partitions = 7,
+  answer.partitions.tables[{"ks", "t"}]["bytes"] = {.count = 7,
                                                     .min = 61,
                                                     .p50 = 310,
                                                     .p75 = 372,
@@ -21,7 +21,7 @@ TEST(TableHistogramsTest, LatenciesAndPartitionsInNodetoolsColumns) {
                                                     .p99 = 1331,
                                                     .max = 1331};
   answer.partitions.tables[{"ks", "t"}]["cells"] = {
-      .partitions = 7, .min = 1, .p50 = 4, .p75 = 5, .p95 = 10, .p98 = 10, .p99 = 10, .max = 10};
+      .count = 7, .min = 1, .p50 = 4, .p75 = 5, .p95 = 10, .p98 = 10, .p99 = 10, .max = 10};
   EXPECT_EQ(FormatTableHistograms("ks", "t", answer),
             "ks/t histograms\n"
             "Percentile     Write Latency      Read Latency    Partition Size        Cell Count\n"
@@ -41,7 +41,7 @@ TEST(TableHistogramsTest, WithoutFlushedDataNodetoolsNoSSTablesLineAndNaN) {
   answer.writes = LatencyPercentiles{.count = 0};
   answer.partitions.available = true;
   // Another table's rows do not count.
-  answer.partitions.tables[{"ks", "other"}]["bytes"] = {.partitions = 1};
+  answer.partitions.tables[{"ks", "other"}]["bytes"] = {.count = 1};
   const std::string expected =
       "No SSTables exists, unable to calculate 'Partition Size' and 'Cell Count' percentiles\n"
       "ks/t histograms\n"

@@ -59,8 +59,7 @@ void FormatTable(const TableStats& t, const PartitionStats& partitions, std::str
   Line(out, indent, "SSTable Compression Ratio", JavaDouble(ratio));
   const PartitionMeasure* bytes = partitions.Find(t.keyspace, t.table, "bytes");
   if (partitions.available) {
-    Line(out, indent, "Number of partitions (estimate)",
-         std::to_string(bytes ? bytes->partitions : 0));
+    Line(out, indent, "Number of partitions (estimate)", std::to_string(bytes ? bytes->count : 0));
   }
   Line(out, indent, "Memtable cell count", std::to_string(t.memtable_entries));
   Line(out, indent, "Memtable data size", std::to_string(t.memtable_bytes));

@@ -33,7 +33,7 @@ NodeTableStatsAnswer Answer() {
                            .write_total_micros = 100});
   answer.tables.push_back({.keyspace = "other", .table = "u", .kind = "table"});
   answer.partitions.available = true;
-  answer.partitions.tables[{"ks", "t"}]["bytes"] = {.partitions = 7, .min = 100, .max = 900};
+  answer.partitions.tables[{"ks", "t"}]["bytes"] = {.count = 7, .min = 100, .max = 900};
   return answer;
 }
 
