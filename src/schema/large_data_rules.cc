@@ -141,6 +141,8 @@ std::string PartitionKeyText(const TableMetadata& table, BytesView routing_key) 
     values.push_back(routing_key);
   } else {
     values = dht::SplitCompositeRoutingKey(routing_key, columns.size());
+    // A malformed key splits into empty components: shown raw instead.
+    if (dht::CompositeRoutingKey(values) != routing_key) return Hex(routing_key);
   }
   if (values.size() != columns.size()) return Hex(routing_key);
   std::string out;
