@@ -69,7 +69,8 @@ class LargePartitionsTable final : public VirtualTable {
   void Produce(const TableMetadata& view, const VirtualTableContext& context,
                std::vector<Row>& rows) const override {
     ForEachTable(context, [&](const TableMetadata& table, const TableLedger& ledger) {
-      for (const PartitionFigures& p : ledger.partitions) {
+      for (size_t i = 0; i < ledger.partitions.size(); ++i) {
+        const PartitionFigures p = ledger.Current(i);  // the memtable's share included
         RowWriter row = TableRow(view, table, ledger);
         row.Set("partition_size", Bigint(p.bytes))
             .Set("partition_key", types::EncodeText(PartitionPrefixText(table, p.prefix)))

@@ -1,5 +1,6 @@
 #include "server/node_metrics.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
@@ -103,6 +104,15 @@ void CollectStorage(const storage::Engine& engine, const schema::SchemaStore* sc
   out.Sample("sibyl_storage_block_cache_pinned_bytes", {}, stats.block_cache_pinned_bytes);
 }
 
+// The memtable's share included, for the partitions the ledger names.
+uint64_t LargestPartitionBytes(const storage::ledger::TableLedger& table) {
+  uint64_t largest = table.histograms.bytes.max();
+  for (size_t i = 0; i < table.partitions.size(); ++i) {
+    largest = std::max(largest, table.Current(i).bytes);
+  }
+  return largest;
+}
+
 void CollectLargeData(const storage::Engine& engine, const schema::SchemaStore* schemas,
                       const guardrails::Guardrails* guardrails, ExpositionWriter& out) {
   const auto snapshot = engine.LargeData();
@@ -127,7 +137,7 @@ void CollectLargeData(const storage::Engine& engine, const schema::SchemaStore* 
     if (auto it = names.find(id); it != names.end()) {
       out.Sample("sibyl_ledger_largest_partition_bytes",
                  {{"keyspace", it->second.keyspace}, {"table", it->second.table}},
-                 table->histograms.bytes.max());
+                 LargestPartitionBytes(*table));
     }
   }
   if (guardrails == nullptr) return;
@@ -139,8 +149,9 @@ void CollectLargeData(const storage::Engine& engine, const schema::SchemaStore* 
     const auto it = names.find(id);
     if (it == names.end()) continue;
     std::map<std::string_view, uint64_t> breaking;
-    for (const auto& partition : table->partitions) {
-      for (const schema::BrokenRule& rule : schema::BrokenPartitionRules(*guardrails, partition)) {
+    for (size_t i = 0; i < table->partitions.size(); ++i) {
+      for (const schema::BrokenRule& rule :
+           schema::BrokenPartitionRules(*guardrails, table->Current(i))) {
         ++breaking[guardrails::Definition(rule.id).name];
       }
     }

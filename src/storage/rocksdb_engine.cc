@@ -106,9 +106,10 @@ RocksDbEngine::RocksDbEngine(const EngineOptions& options, Clock& clock)
   db_options.create_missing_column_families = true;
   db_options.max_background_jobs = 2;
   db_options.keep_log_file_num = 5;
-  ledger_refresher_ = std::make_shared<ledger::LedgerRefresher>([this](const std::string& family) {
-    if (auto id = types::Uuid::Parse(family)) RefreshLedger(*id);
-  });
+  ledger_refresher_ = std::make_shared<ledger::LedgerRefresher>(
+      [this](const std::string& family, bool memtable_flushed) {
+        if (auto id = types::Uuid::Parse(family)) RefreshLedger(*id, memtable_flushed);
+      });
   db_options.listeners.push_back(ledger_refresher_);
 
   std::vector<std::string> names;
@@ -143,7 +144,8 @@ RocksDbEngine::RocksDbEngine(const EngineOptions& options, Clock& clock)
     }
   }
   syncer_ = std::make_unique<CommitlogSyncer>(*db_, options_);
-  for (const auto& [id, table] : tables_) RefreshLedger(id);
+  // The memtables recovered from the log were flushed by Open.
+  for (const auto& [id, table] : tables_) RefreshLedger(id, /*memtable_flushed=*/true);
   ledger_refresher_->Start();
 }
 
@@ -252,7 +254,15 @@ void RocksDbEngine::ApplyAll(const std::vector<const Mutation*>& mutations) {
     rocksdb::WriteBatch batch;
     for (const Mutation* mutation : mutations) {
       const Table& table = FindTable(mutation->table_id);
+      const size_t batch_bytes = batch.GetDataSize();
       AddMutationToBatch(*table.layout, table.handle, *mutation, batch);
+      // The memtable's share of the ledger (one atomic load while nothing is
+      // named). Counted before the write: a write that fails stays counted
+      // until the next flush.
+      if (ledger_.has_named_partitions()) {
+        ledger_.AddUnflushed(mutation->table_id, mutation->partition,
+                             batch.GetDataSize() - batch_bytes);
+      }
       if (written.empty() || written.back() != table.activity) written.push_back(table.activity);
     }
     if (batch.Count() == 0) return;
@@ -307,10 +317,10 @@ void RocksDbEngine::Flush() {
   }
   // At once, not when the refresher gets to it: whoever flushed reads the
   // ledger next (`sibyl admin flush`, tests).
-  for (const types::Uuid& id : flushed) RefreshLedger(id);
+  for (const types::Uuid& id : flushed) RefreshLedger(id, /*memtable_flushed=*/true);
 }
 
-void RocksDbEngine::RefreshLedger(const types::Uuid& id) {
+void RocksDbEngine::RefreshLedger(const types::Uuid& id, bool memtable_flushed) {
   rocksdb::TablePropertiesCollection properties;
   {
     std::shared_lock lock(mutex_);
@@ -327,7 +337,7 @@ void RocksDbEngine::RefreshLedger(const types::Uuid& id) {
     const auto& user = file->user_collected_properties;
     if (auto p = user.find(ledger::kFileLedgerProperty); p != user.end()) f.property = p->second;
   }
-  ledger_.Rebuild(id, files, clock_.NowMicros() / 1000);
+  ledger_.Rebuild(id, files, clock_.NowMicros() / 1000, memtable_flushed);
 }
 
 void RocksDbEngine::Flush(const types::Uuid& table_id) {
@@ -339,7 +349,7 @@ void RocksDbEngine::Flush(const types::Uuid& table_id) {
     Check(db_->Flush(flush, table.handle), "flush", table_id.ToString());
     Check(db_->FlushWAL(/*sync=*/true), "commit log sync");
   }
-  RefreshLedger(table_id);  // as Flush() does
+  RefreshLedger(table_id, /*memtable_flushed=*/true);  // as Flush() does
 }
 
 StorageStatistics RocksDbEngine::Statistics() const {
@@ -419,7 +429,7 @@ void RocksDbEngine::Compact(const types::Uuid& table_id) {
           table_id.ToString());
   }
   lock.unlock();
-  RefreshLedger(table_id);
+  RefreshLedger(table_id, /*memtable_flushed=*/true);  // it flushed first
 }
 
 }  // namespace sibyl::storage

@@ -71,9 +71,10 @@ class RocksDbEngine final : public Engine {
   void DropFamily(Table& table);
   void StoreOptions(const std::string& name, const StorageOptions* options);
   void Write(rocksdb::WriteBatch& batch);
-  // Rebuilds the table's ledger from its live files' properties. Takes
+  // Rebuilds the table's ledger from its live files' properties
+  // (`memtable_flushed`: after a flush, LargeDataLedger::Rebuild). Takes
   // mutex_ shared: REQUIRES it not held exclusively by this thread.
-  void RefreshLedger(const types::Uuid& id);
+  void RefreshLedger(const types::Uuid& id, bool memtable_flushed);
 
   const EngineOptions options_;
   ledger::LargeDataLedger ledger_;

@@ -118,16 +118,30 @@ TableLedger SumFileLedgers(const types::Uuid& table_id,
   return table;
 }
 
+PartitionFigures TableLedger::Current(size_t i) const {
+  PartitionFigures figures = partitions[i];
+  if (unflushed_bytes) figures.bytes += unflushed_bytes[i].load(std::memory_order_relaxed);
+  return figures;
+}
+
 void LargeDataLedger::Rebuild(const types::Uuid& table_id, const std::vector<LedgerFile>& files,
-                              int64_t now_millis) {
+                              int64_t now_millis, bool memtable_flushed) {
   std::map<std::string, std::shared_ptr<const FileLedger>> decoded;
+  bool new_files = false;
   {
     std::lock_guard lock(mutex_);
     auto& known = files_[table_id];
     for (const LedgerFile& file : files) {
-      if (auto it = known.find(file.path); it != known.end()) decoded.emplace(*it);
+      if (auto it = known.find(file.path); it != known.end()) {
+        decoded.emplace(*it);
+      } else {
+        new_files = true;
+      }
     }
   }
+  // A flush's file seen before (the engine refreshes at once after its own
+  // flushes, the listener a moment later): the memtable since then is not in it.
+  if (!new_files) memtable_flushed = false;
   std::vector<std::shared_ptr<const FileLedger>> ledgers;
   for (const LedgerFile& file : files) {
     auto [it, added] = decoded.try_emplace(file.path);
@@ -140,18 +154,36 @@ void LargeDataLedger::Rebuild(const types::Uuid& table_id, const std::vector<Led
   }
   auto table = std::make_shared<TableLedger>(SumFileLedgers(table_id, ledgers));
   table->measured_at_millis = now_millis;
+  table->unflushed_bytes = std::make_unique<std::atomic<uint64_t>[]>(table->partitions.size());
 
   std::lock_guard lock(mutex_);
   files_[table_id] = std::move(decoded);
-  auto next = std::make_shared<LedgerSnapshot>(*snapshot_);
-  next->tables[table_id] = std::move(table);
+  const std::shared_ptr<const LedgerSnapshot> current = snapshot_.load();
+  auto next = std::make_shared<LedgerSnapshot>(*current);
+  auto& slot = next->tables[table_id];
+  if (!memtable_flushed && slot) {
+    // The memtable is where it was: its share carries over to the
+    // partitions still named. Writes counted into the old ledger between
+    // this copy and the publication below are lost to the count.
+    const TableLedger& old = *slot;
+    for (size_t i = 0; i < old.partitions.size(); ++i) {
+      const uint64_t bytes = old.unflushed_bytes[i].load(std::memory_order_relaxed);
+      const PartitionFigures* same =
+          bytes == 0 ? nullptr : table->FindPartition(old.partitions[i].prefix);
+      if (same != nullptr) {
+        table->unflushed_bytes[static_cast<size_t>(same - table->partitions.data())].store(
+            bytes, std::memory_order_relaxed);
+      }
+    }
+  }
+  slot = std::move(table);
   Publish(std::move(next));
 }
 
 void LargeDataLedger::Forget(const types::Uuid& table_id) {
   std::lock_guard lock(mutex_);
   files_.erase(table_id);
-  auto next = std::make_shared<LedgerSnapshot>(*snapshot_);
+  auto next = std::make_shared<LedgerSnapshot>(*snapshot_.load());
   next->tables.erase(table_id);
   Publish(std::move(next));
 }
@@ -159,26 +191,40 @@ void LargeDataLedger::Forget(const types::Uuid& table_id) {
 void LargeDataLedger::Publish(std::shared_ptr<const LedgerSnapshot> next) {
   size_t named = 0;
   for (const auto& [id, table] : next->tables) named += table->partitions.size();
-  snapshot_ = std::move(next);
+  snapshot_.store(std::move(next));
   named_partitions_.store(named, std::memory_order_release);
 }
 
-std::shared_ptr<const LedgerSnapshot> LargeDataLedger::Snapshot() const {
-  std::lock_guard lock(mutex_);
-  return snapshot_;
+std::shared_ptr<const LedgerSnapshot> LargeDataLedger::Snapshot() const { return snapshot_.load(); }
+
+std::pair<const TableLedger*, size_t> LargeDataLedger::Locate(const LedgerSnapshot& snapshot,
+                                                              const types::Uuid& table_id,
+                                                              const PartitionKey& key) {
+  const auto it = snapshot.tables.find(table_id);
+  if (it == snapshot.tables.end() || it->second->partitions.empty()) return {nullptr, 0};
+  Bytes prefix;
+  AppendPartitionPrefix(key, prefix);
+  const TableLedger& table = *it->second;
+  const PartitionFigures* found = table.FindPartition(prefix);
+  if (found == nullptr) return {nullptr, 0};
+  return {&table, static_cast<size_t>(found - table.partitions.data())};
 }
 
 std::optional<PartitionFigures> LargeDataLedger::FindPartition(const types::Uuid& table_id,
                                                                const PartitionKey& key) const {
-  if (named_partitions_.load(std::memory_order_acquire) == 0) return std::nullopt;
+  if (!has_named_partitions()) return std::nullopt;
   const std::shared_ptr<const LedgerSnapshot> snapshot = Snapshot();
-  const auto it = snapshot->tables.find(table_id);
-  if (it == snapshot->tables.end() || it->second->partitions.empty()) return std::nullopt;
-  Bytes prefix;
-  AppendPartitionPrefix(key, prefix);
-  const PartitionFigures* found = it->second->FindPartition(prefix);
-  if (!found) return std::nullopt;
-  return *found;
+  const auto [table, index] = Locate(*snapshot, table_id, key);
+  if (table == nullptr) return std::nullopt;
+  return table->Current(index);
+}
+
+void LargeDataLedger::AddUnflushed(const types::Uuid& table_id, const PartitionKey& key,
+                                   uint64_t bytes) {
+  if (!has_named_partitions()) return;
+  const std::shared_ptr<const LedgerSnapshot> snapshot = Snapshot();
+  const auto [table, index] = Locate(*snapshot, table_id, key);
+  if (table != nullptr) table->unflushed_bytes[index].fetch_add(bytes, std::memory_order_relaxed);
 }
 
 }  // namespace sibyl::storage::ledger

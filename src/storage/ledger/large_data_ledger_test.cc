@@ -153,6 +153,60 @@ TEST_F(LargeDataLedgerTest, NamesRowsOverTheRowFloor) {
   EXPECT_EQ(table.rows[0].cells, 1u);
 }
 
+TEST_F(LargeDataLedgerTest, CountsTheMemtablesShareOfANamedPartitionUntilItsFlush) {
+  WriteRows(42, 0, 10, 150 << 10);  // 1.5 MiB: named at the flush
+  WriteRows(7, 0, 10, 10);          // a small neighbour, never named
+  engine_->Flush();
+  const uint64_t flushed = engine_->FindLargePartition(table_.id, Pk(42))->bytes;
+
+  WriteRows(42, 10, 10, 150 << 10);  // 1.5 MiB more, in the memtable
+  const auto with_memtable = engine_->FindLargePartition(table_.id, Pk(42));
+  ASSERT_TRUE(with_memtable);
+  EXPECT_GT(with_memtable->bytes, flushed + 10 * (150 << 10));
+  EXPECT_EQ(with_memtable->rows, 10u) << "rows count from the flush";
+  EXPECT_EQ(Table().Current(0).bytes, with_memtable->bytes) << "the views see it too";
+
+  // A compaction keeps the memtable's share: the memtable is not in it.
+  engine_->Compact(table_.id);  // flushes first: the share is now in a file
+  const auto compacted = engine_->FindLargePartition(table_.id, Pk(42));
+  EXPECT_EQ(compacted->rows, 20u);
+  EXPECT_LT(compacted->bytes, with_memtable->bytes + 1024) << "not counted twice";
+  EXPECT_GT(compacted->bytes, with_memtable->bytes - 1024);
+}
+
+TEST(LargeDataLedgerUnitTest, ACompactionKeepsTheMemtablesShareAFlushDropsIt) {
+  // The ledger alone: two files each naming partition "p".
+  FileLedger file;
+  file.partitions.push_back({"p", 2 << 20, 1, 1, 0, 2 << 20, 0});
+  file.histograms.bytes.Add(2 << 20);
+  const Bytes property = EncodeFileLedger(file);
+  LargeDataLedger ledger;
+  const types::Uuid id = storage::testing::TableId(1);
+  ledger.Rebuild(id, {{"a.sst", BytesView(property)}}, 1, /*memtable_flushed=*/true);
+  // Name a real key's prefix, so that AddUnflushed finds it.
+  const PartitionKey key = storage::testing::Pk(5);
+  Bytes prefix;
+  AppendPartitionPrefix(key, prefix);
+  file.partitions[0].prefix = prefix;
+  const Bytes named = EncodeFileLedger(file);
+  ledger.Rebuild(id, {{"b.sst", BytesView(named)}}, 2, /*memtable_flushed=*/true);
+  ASSERT_EQ(ledger.FindPartition(id, key)->bytes, 2u << 20);
+  ledger.AddUnflushed(id, key, 1000);
+  ledger.AddUnflushed(id, storage::testing::Pk(6), 1000);  // not named: not counted
+  EXPECT_EQ(ledger.FindPartition(id, key)->bytes, (2u << 20) + 1000);
+  ledger.Rebuild(id, {{"b.sst", BytesView(named)}}, 3, /*memtable_flushed=*/false);
+  EXPECT_EQ(ledger.FindPartition(id, key)->bytes, (2u << 20) + 1000) << "after a compaction";
+  ledger.Rebuild(id, {{"b.sst", BytesView(named)}}, 4, /*memtable_flushed=*/true);
+  EXPECT_EQ(ledger.FindPartition(id, key)->bytes, (2u << 20) + 1000)
+      << "a flush whose file was seen already (the listener after the engine)";
+  ledger.Rebuild(id, {{"b.sst", BytesView(named)}, {"c.sst", BytesView(property)}}, 5,
+                 /*memtable_flushed=*/true);
+  EXPECT_EQ(ledger.FindPartition(id, key)->bytes, 2u << 20) << "after a flush";
+  ledger.Forget(id);
+  EXPECT_FALSE(ledger.FindPartition(id, key));
+  EXPECT_FALSE(ledger.has_named_partitions());
+}
+
 TEST_F(LargeDataLedgerTest, TruncateForgetsAndReopeningRemeasures) {
   WriteRows(9, 0, 2, 700 << 10);
   engine_->Flush();

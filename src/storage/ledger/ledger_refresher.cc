@@ -24,11 +24,11 @@ void LedgerRefresher::Stop() {
   thread_.join();
 }
 
-void LedgerRefresher::Report(const std::string& family) {
+void LedgerRefresher::Report(const std::string& family, bool memtable_flushed) {
   {
     std::lock_guard lock(mutex_);
     if (!running_) return;
-    pending_.insert(family);
+    pending_[family] |= memtable_flushed;
   }
   wake_.notify_one();
 }
@@ -38,11 +38,11 @@ void LedgerRefresher::Run() {
   while (true) {
     wake_.wait(lock, [&] { return !running_ || !pending_.empty(); });
     if (!running_) return;
-    const std::string family = *pending_.begin();
+    const auto [family, memtable_flushed] = *pending_.begin();
     pending_.erase(pending_.begin());
     lock.unlock();
     try {
-      refresh_(family);
+      refresh_(family, memtable_flushed);
     } catch (const std::exception& e) {
       // The ledger keeps its last figures; the next flush tries again.
       spdlog::warn("large-data ledger: cannot measure table {}: {}", family, e.what());

@@ -110,6 +110,33 @@ def test_150_mib_over_three_flushes_is_one_large_partition(server, session):
     assert samples.get("sibyl_model_warnings_total", rule="partition_size", **labels) == seen.count
 
 
+def test_the_memtables_share_counts_before_its_flush(session):
+    session.execute("CREATE TABLE iot.metrics (metric text, ts timeuuid, v blob, "
+                    "PRIMARY KEY (metric, ts))")
+    insert = session.prepare("INSERT INTO iot.metrics (metric, ts, v) VALUES (?, now(), ?)")
+    value = b"m" * MIB
+    for _ in range(60):
+        session.execute(insert, ["cpu", value])
+    flush(session, "iot", "metrics")
+    select = "SELECT ts FROM iot.metrics WHERE metric = 'cpu' LIMIT 1"
+    assert warnings_of(session, select) == [], "60 MiB: under the threshold"
+    # 50 MiB more, under the 64 MiB that makes a memtable flush on its own:
+    # the partition is 110 MiB as the next read sees it.
+    for _ in range(50):
+        session.execute(insert, ["cpu", value])
+    [warning] = warnings_of(session, select)
+    assert warning.startswith("Guardrail partition_size violated: Partition iot.metrics "
+                              "(metric='cpu') has size 110MiB, over the warning threshold of "
+                              "100MiB; bucket it by time: PRIMARY KEY ((metric, day), ts)")
+    [row] = ledger_rows(session, "large_partitions", "metrics")
+    assert 110 * MIB < row.partition_size < 111 * MIB
+    assert row.rows == 60, "rows count from the flush"
+    flush(session, "iot", "metrics")
+    [row] = ledger_rows(session, "large_partitions", "metrics")
+    assert 110 * MIB < row.partition_size < 111 * MIB, "counted once after the flush"
+    assert row.rows == 110
+
+
 def test_rows_over_the_fail_threshold_refuse_writes_but_not_reads_or_deletes(session):
     session.execute("CREATE TABLE iot.users_by_country (country text, id int, name text, "
                     "PRIMARY KEY (country, id))")
