@@ -90,7 +90,10 @@ std::vector<BrokenRule> BrokenPartitionRules(const guardrails::Guardrails& guard
       {GuardrailId::kPartitionTombstones, partition.tombstones},
       {GuardrailId::kItemsPerCollection, partition.largest_collection_items},
   }};
-  for (const auto& [id, value] : measures) {
+  for (const auto& measure : measures) {
+    // Not a structured binding: clang 14 cannot capture one in a lambda.
+    const GuardrailId id = measure.first;
+    const uint64_t value = measure.second;
     const int64_t fail = guardrails.FailThreshold(id);
     const int64_t warn = guardrails.WarnThreshold(id);
     const auto over = [&](int64_t threshold) {
