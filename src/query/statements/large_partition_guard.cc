@@ -16,16 +16,27 @@ bool AddsData(const storage::Mutation& mutation) {
   });
 }
 
+namespace {
+
+// The warnings (and, over a fail threshold for a write that adds data, the
+// refusal) for a partition the ledger measured.
+void ReportBrokenRules(const schema::TableMetadata& table,
+                       const storage::ledger::PartitionFigures& figures, bool adds_data,
+                       const LargePartitionChecks& checks) {
+  for (const schema::BrokenRule& rule : schema::BrokenPartitionRules(*checks.guardrails, figures)) {
+    std::string message = schema::LargePartitionMessage(table, figures.prefix, rule);
+    if (checks.warnings != nullptr) checks.warnings->push_back(message);
+    if (rule.failed && adds_data) ThrowInvalid(std::move(message));
+  }
+}
+
+}  // namespace
+
 void GuardLargePartition(const schema::TableMetadata& table, const storage::PartitionKey& key,
                          bool adds_data, const LargePartitionChecks& checks) {
   if (checks.guardrails == nullptr || checks.ledger == nullptr) return;
-  const auto figures = checks.ledger->FindLargePartition(table.id, key);
-  if (!figures) return;
-  for (const schema::BrokenRule& rule :
-       schema::BrokenPartitionRules(*checks.guardrails, *figures)) {
-    std::string message = schema::LargePartitionMessage(table, figures->prefix, rule);
-    if (checks.warnings != nullptr) checks.warnings->push_back(message);
-    if (rule.failed && adds_data) ThrowInvalid(std::move(message));
+  if (const auto figures = checks.ledger->FindLargePartition(table.id, key)) {
+    ReportBrokenRules(table, *figures, adds_data, checks);
   }
 }
 
@@ -34,7 +45,10 @@ void GuardLargePartitions(const schema::TableMetadata& table,
                           const LargePartitionChecks& checks) {
   if (checks.guardrails == nullptr || checks.ledger == nullptr) return;
   for (const storage::Mutation& mutation : mutations) {
-    GuardLargePartition(table, mutation.partition, AddsData(mutation), checks);
+    // Whether it adds data is asked only of a partition the ledger names.
+    if (const auto figures = checks.ledger->FindLargePartition(table.id, mutation.partition)) {
+      ReportBrokenRules(table, *figures, AddsData(mutation), checks);
+    }
   }
 }
 
