@@ -22,6 +22,69 @@ std::vector<T> FoldByKey(std::vector<T> all, Key key, Fold fold) {
   return out;
 }
 
+
+// The files' histograms count each file's piece of a partition. Takes the
+// pieces of the partitions named in several files out of `histograms`, and
+// returns those partitions' prefixes, once each, for their sums to go in.
+std::vector<Bytes> UncountSplitPartitions(const std::vector<PartitionFigures>& pieces,
+                                          PartitionHistograms& histograms) {
+  std::vector<const PartitionFigures*> sorted;
+  for (const PartitionFigures& p : pieces) sorted.push_back(&p);
+  std::sort(sorted.begin(), sorted.end(), [](const PartitionFigures* a, const PartitionFigures* b) {
+    return a->prefix < b->prefix;
+  });
+  std::vector<Bytes> split;
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    const bool same_as_previous = i > 0 && sorted[i - 1]->prefix == sorted[i]->prefix;
+    const bool same_as_next = i + 1 < sorted.size() && sorted[i + 1]->prefix == sorted[i]->prefix;
+    if (!same_as_previous && !same_as_next) continue;
+    if (!same_as_previous) split.push_back(sorted[i]->prefix);
+    histograms.Remove(*sorted[i]);
+  }
+  return split;
+}
+
+std::vector<PartitionFigures> SumPartitions(std::vector<PartitionFigures> pieces) {
+  return FoldByKey(
+      std::move(pieces), [](const PartitionFigures& p) -> BytesView { return p.prefix; },
+      [](PartitionFigures& sum, const PartitionFigures& more) {
+        sum.bytes += more.bytes;
+        sum.rows += more.rows;
+        sum.cells += more.cells;
+        sum.tombstones += more.tombstones;
+        sum.largest_row_bytes = std::max(sum.largest_row_bytes, more.largest_row_bytes);
+        sum.largest_collection_items =
+            std::max(sum.largest_collection_items, more.largest_collection_items);
+      });
+}
+
+std::vector<RowFigures> SumRows(std::vector<RowFigures> pieces) {
+  return FoldByKey(
+      std::move(pieces),
+      [](const RowFigures& r) { return std::tie(r.prefix, r.is_static, r.clustering); },
+      [](RowFigures& sum, const RowFigures& more) {
+        sum.bytes += more.bytes;
+        sum.cells += more.cells;
+      });
+}
+
+// A simple cell named by two files is two versions of it: the later one
+// stands, and no size is more likely than the larger. A collection's
+// elements add up.
+std::vector<CellFigures> SumCells(std::vector<CellFigures> pieces) {
+  return FoldByKey(
+      std::move(pieces),
+      [](const CellFigures& c) { return std::tie(c.prefix, c.is_static, c.clustering, c.column); },
+      [](CellFigures& sum, const CellFigures& more) {
+        if (sum.items == 0 && more.items == 0) {
+          sum.bytes = std::max(sum.bytes, more.bytes);
+        } else {
+          sum.bytes += more.bytes;
+          sum.items += more.items;
+        }
+      });
+}
+
 }  // namespace
 
 const PartitionFigures* TableLedger::FindPartition(BytesView prefix) const {
@@ -49,63 +112,11 @@ TableLedger SumFileLedgers(const types::Uuid& table_id,
     cells.insert(cells.end(), file->cells.begin(), file->cells.end());
     table.histograms.Merge(file->histograms);
   }
-  // The files' histograms count each file's piece of a partition; a named
-  // partition in several files is counted once, as its sum.
-  std::vector<const PartitionFigures*> pieces;
-  for (const PartitionFigures& p : partitions) pieces.push_back(&p);
-  std::sort(pieces.begin(), pieces.end(), [](const PartitionFigures* a, const PartitionFigures* b) {
-    return a->prefix < b->prefix;
-  });
-  std::vector<Bytes> split;  // prefixes of partitions in several files, once each
-  for (size_t i = 0; i < pieces.size(); ++i) {
-    const bool same_as_previous = i > 0 && pieces[i - 1]->prefix == pieces[i]->prefix;
-    const bool same_as_next = i + 1 < pieces.size() && pieces[i + 1]->prefix == pieces[i]->prefix;
-    if (!same_as_previous && !same_as_next) continue;
-    if (!same_as_previous) split.push_back(pieces[i]->prefix);
-    table.histograms.bytes.Remove(pieces[i]->bytes);
-    table.histograms.rows.Remove(pieces[i]->rows);
-    table.histograms.cells.Remove(pieces[i]->cells);
-    table.histograms.tombstones.Remove(pieces[i]->tombstones);
-  }
-  table.partitions = FoldByKey(
-      std::move(partitions), [](const PartitionFigures& p) -> BytesView { return p.prefix; },
-      [](PartitionFigures& sum, const PartitionFigures& more) {
-        sum.bytes += more.bytes;
-        sum.rows += more.rows;
-        sum.cells += more.cells;
-        sum.tombstones += more.tombstones;
-        sum.largest_row_bytes = std::max(sum.largest_row_bytes, more.largest_row_bytes);
-        sum.largest_collection_items =
-            std::max(sum.largest_collection_items, more.largest_collection_items);
-      });
-  for (const Bytes& prefix : split) {
-    const PartitionFigures& sum = *table.FindPartition(prefix);
-    table.histograms.bytes.Add(sum.bytes);
-    table.histograms.rows.Add(sum.rows);
-    table.histograms.cells.Add(sum.cells);
-    table.histograms.tombstones.Add(sum.tombstones);
-  }
-  table.rows = FoldByKey(
-      std::move(rows),
-      [](const RowFigures& r) { return std::tie(r.prefix, r.is_static, r.clustering); },
-      [](RowFigures& sum, const RowFigures& more) {
-        sum.bytes += more.bytes;
-        sum.cells += more.cells;
-      });
-  // A simple cell named by two files is two versions of it: the later one
-  // stands, and no size is more likely than the larger. A collection's
-  // elements add up.
-  table.cells = FoldByKey(
-      std::move(cells),
-      [](const CellFigures& c) { return std::tie(c.prefix, c.is_static, c.clustering, c.column); },
-      [](CellFigures& sum, const CellFigures& more) {
-        if (sum.items == 0 && more.items == 0) {
-          sum.bytes = std::max(sum.bytes, more.bytes);
-        } else {
-          sum.bytes += more.bytes;
-          sum.items += more.items;
-        }
-      });
+  const std::vector<Bytes> split = UncountSplitPartitions(partitions, table.histograms);
+  table.partitions = SumPartitions(std::move(partitions));
+  for (const Bytes& prefix : split) table.histograms.Add(*table.FindPartition(prefix));
+  table.rows = SumRows(std::move(rows));
+  table.cells = SumCells(std::move(cells));
   // A collection written over several flushes is one collection: its
   // partition's largest is at least the sum of its pieces.
   for (const CellFigures& cell : table.cells) {

@@ -185,11 +185,7 @@ class LedgerPropertiesCollector final : public rocksdb::TablePropertiesCollector
   void FinishPartition() {
     FinishRow();
     if (!in_partition_) return;
-    PartitionHistograms& h = ledger_.histograms;
-    h.bytes.Add(partition_.bytes);
-    h.rows.Add(partition_.rows);
-    h.cells.Add(partition_.cells);
-    h.tombstones.Add(partition_.tombstones);
+    ledger_.histograms.Add(partition_);
     if (partition_.bytes >= Floors::kPartitionBytes || partition_.rows >= Floors::kPartitionRows ||
         partition_.tombstones >= Floors::kPartitionTombstones ||
         partition_.largest_collection_items >= Floors::kCollectionItems) {

@@ -44,6 +44,20 @@ bool ReadInto(BytesView& in, bool& out) {
 
 }  // namespace
 
+void PartitionHistograms::Add(const PartitionFigures& partition) {
+  bytes.Add(partition.bytes);
+  rows.Add(partition.rows);
+  cells.Add(partition.cells);
+  tombstones.Add(partition.tombstones);
+}
+
+void PartitionHistograms::Remove(const PartitionFigures& partition) {
+  bytes.Remove(partition.bytes);
+  rows.Remove(partition.rows);
+  cells.Remove(partition.cells);
+  tombstones.Remove(partition.tombstones);
+}
+
 void PartitionHistograms::Merge(const PartitionHistograms& other) {
   bytes.Merge(other.bytes);
   rows.Merge(other.rows);

@@ -74,6 +74,9 @@ struct PartitionHistograms {
   MeasureHistogram rows;
   MeasureHistogram cells;
   MeasureHistogram tombstones;
+  void Add(const PartitionFigures& partition);
+  // Takes back an Add (MeasureHistogram::Remove).
+  void Remove(const PartitionFigures& partition);
   void Merge(const PartitionHistograms& other);
   friend bool operator==(const PartitionHistograms&, const PartitionHistograms&) = default;
 };
