@@ -63,7 +63,8 @@ struct TableStorageStatistics {
   // entries (cells, row markers, tombstones) written to the memtables.
   uint64_t memtable_entries = 0;
   uint64_t immutable_memtables = 0;  // rocksdb.num-immutable-mem-table: waiting for flush
-  // Summed over the live SSTables' table properties:
+  // Summed over the live SSTables' table properties, as the large-data
+  // ledger read them after the table's last flush or compaction:
   uint64_t sstable_data_bytes = 0;  // data blocks as written (compressed)
   uint64_t sstable_raw_bytes = 0;   // keys and values before compression
   uint64_t filter_bytes = 0;        // bloom filter blocks

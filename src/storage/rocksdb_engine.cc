@@ -74,19 +74,6 @@ bool SameFamilyOptions(const StorageOptions& a, const StorageOptions& b) {
          a.compression == b.compression && a.chunk_length_kb == b.chunk_length_kb;
 }
 
-// What the live SSTables' table properties add up to.
-void AddTableProperties(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family,
-                        TableStorageStatistics& out) {
-  rocksdb::TablePropertiesCollection files;
-  if (!db.GetPropertiesOfAllTables(family, &files).ok()) return;
-  for (const auto& [name, properties] : files) {
-    if (!properties) continue;
-    out.sstable_data_bytes += properties->data_size;
-    out.sstable_raw_bytes += properties->raw_key_size + properties->raw_value_size;
-    out.filter_bytes += properties->filter_size;
-  }
-}
-
 }  // namespace
 
 std::unique_ptr<Engine> Engine::Open(const EngineOptions& options, Clock& clock) {
@@ -304,20 +291,38 @@ void RocksDbEngine::Truncate(const types::Uuid& table_id) {
 }
 
 void RocksDbEngine::Flush() {
-  std::vector<types::Uuid> flushed;
+  std::vector<types::Uuid> all;
+  {
+    std::shared_lock lock(mutex_);
+    for (const auto& [id, table] : tables_) all.push_back(id);
+  }
+  FlushTables(all);
+}
+
+void RocksDbEngine::Flush(const types::Uuid& table_id) {
+  {
+    std::shared_lock lock(mutex_);
+    (void)FindTable(table_id);  // an unknown table is an error, as for every table method
+  }
+  FlushTables({table_id});
+}
+
+void RocksDbEngine::FlushTables(const std::vector<types::Uuid>& ids) {
   {
     std::shared_lock lock(mutex_);
     rocksdb::FlushOptions flush;
     flush.wait = true;
-    for (const auto& [id, table] : tables_) {
-      Check(db_->Flush(flush, table.handle), "flush", id.ToString());
-      flushed.push_back(id);
+    for (const types::Uuid& id : ids) {
+      // Dropped since it was asked for: nothing left to flush.
+      auto it = tables_.find(id);
+      if (it == tables_.end() || it->second.handle == nullptr) continue;
+      Check(db_->Flush(flush, it->second.handle), "flush", id.ToString());
     }
     Check(db_->FlushWAL(/*sync=*/true), "commit log sync");
   }
   // At once, not when the refresher gets to it: whoever flushed reads the
   // ledger next (`sibyl admin flush`, tests).
-  for (const types::Uuid& id : flushed) RefreshLedger(id, /*memtable_flushed=*/true);
+  for (const types::Uuid& id : ids) RefreshLedger(id, /*memtable_flushed=*/true);
 }
 
 void RocksDbEngine::RefreshLedger(const types::Uuid& id, bool memtable_flushed) {
@@ -334,22 +339,13 @@ void RocksDbEngine::RefreshLedger(const types::Uuid& id, bool memtable_flushed) 
   for (const auto& [path, file] : properties) {
     ledger::LedgerFile& f = files.emplace_back();
     f.path = path;
+    f.data_bytes = file->data_size;
+    f.raw_bytes = file->raw_key_size + file->raw_value_size;
+    f.filter_bytes = file->filter_size;
     const auto& user = file->user_collected_properties;
     if (auto p = user.find(ledger::kFileLedgerProperty); p != user.end()) f.property = p->second;
   }
   ledger_.Rebuild(id, files, clock_.NowMicros() / 1000, memtable_flushed);
-}
-
-void RocksDbEngine::Flush(const types::Uuid& table_id) {
-  {
-    std::shared_lock lock(mutex_);
-    const Table& table = FindTable(table_id);
-    rocksdb::FlushOptions flush;
-    flush.wait = true;
-    Check(db_->Flush(flush, table.handle), "flush", table_id.ToString());
-    Check(db_->FlushWAL(/*sync=*/true), "commit log sync");
-  }
-  RefreshLedger(table_id, /*memtable_flushed=*/true);  // as Flush() does
 }
 
 StorageStatistics RocksDbEngine::Statistics() const {
@@ -370,6 +366,7 @@ StorageStatistics RocksDbEngine::Statistics() const {
   };
   {
     // Shared: no family handle is replaced while it is asked.
+    const std::shared_ptr<const ledger::LedgerSnapshot> large_data = ledger_.Snapshot();
     std::shared_lock lock(mutex_);
     out.tables.reserve(tables_.size());
     for (const auto& [id, table] : tables_) {
@@ -394,7 +391,14 @@ StorageStatistics RocksDbEngine::Statistics() const {
           integer(table.handle, rocksdb::DB::Properties::kNumEntriesActiveMemTable) +
           integer(table.handle, rocksdb::DB::Properties::kNumEntriesImmMemTables);
       t.immutable_memtables = integer(table.handle, rocksdb::DB::Properties::kNumImmutableMemTable);
-      AddTableProperties(*db_, table.handle, t);
+      // The live files' sizes, as the ledger last read them (after the
+      // table's last flush or compaction): not every file's properties on
+      // every scrape.
+      if (auto it = large_data->tables.find(id); it != large_data->tables.end()) {
+        t.sstable_data_bytes = it->second->data_bytes;
+        t.sstable_raw_bytes = it->second->raw_bytes;
+        t.filter_bytes = it->second->filter_bytes;
+      }
       t.read_latency = table.activity->reads.snapshot();
       t.write_latency = table.activity->writes.snapshot();
       std::map<std::string, std::string> stats;

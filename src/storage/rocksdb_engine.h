@@ -71,6 +71,9 @@ class RocksDbEngine final : public Engine {
   void DropFamily(Table& table);
   void StoreOptions(const std::string& name, const StorageOptions* options);
   void Write(rocksdb::WriteBatch& batch);
+  // Flushes the tables' memtables, syncs the commit log, then refreshes
+  // their ledgers. Takes mutex_ shared.
+  void FlushTables(const std::vector<types::Uuid>& ids);
   // Rebuilds the table's ledger from its live files' properties
   // (`memtable_flushed`: after a flush, LargeDataLedger::Rebuild). Takes
   // mutex_ shared: REQUIRES it not held exclusively by this thread.

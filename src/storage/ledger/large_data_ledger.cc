@@ -22,7 +22,6 @@ std::vector<T> FoldByKey(std::vector<T> all, Key key, Fold fold) {
   return out;
 }
 
-
 // The files' histograms count each file's piece of a partition. Takes the
 // pieces of the partitions named in several files out of `histograms`, and
 // returns those partitions' prefixes, once each, for their sums to go in.
@@ -165,6 +164,11 @@ void LargeDataLedger::Rebuild(const types::Uuid& table_id, const std::vector<Led
   }
   auto table = std::make_shared<TableLedger>(SumFileLedgers(table_id, ledgers));
   table->measured_at_millis = now_millis;
+  for (const LedgerFile& file : files) {
+    table->data_bytes += file.data_bytes;
+    table->raw_bytes += file.raw_bytes;
+    table->filter_bytes += file.filter_bytes;
+  }
   table->unflushed_bytes = std::make_unique<std::atomic<uint64_t>[]>(table->partitions.size());
 
   std::lock_guard lock(mutex_);

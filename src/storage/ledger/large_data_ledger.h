@@ -51,6 +51,10 @@ struct TableLedger {
   uint64_t files = 0;
   uint64_t unmeasured_files = 0;  // files without (or with an unreadable) ledger property
   int64_t measured_at_millis = 0;
+  // The files' RocksDB table properties, summed (Engine::Statistics).
+  uint64_t data_bytes = 0;    // data blocks as written (compressed)
+  uint64_t raw_bytes = 0;     // keys and values before compression
+  uint64_t filter_bytes = 0;  // bloom filter blocks
   // Per partition (same index): the bytes written to it since the flush
   // these figures come from. Counted into a published ledger, hence mutable.
   mutable std::unique_ptr<std::atomic<uint64_t>[]> unflushed_bytes;
@@ -68,11 +72,14 @@ struct LedgerSnapshot {
   std::map<types::Uuid, std::shared_ptr<const TableLedger>> tables;
 };
 
-// One live file of a table: its path (what identifies it) and its
-// kFileLedgerProperty value, if it has one.
+// One live file of a table: its path (what identifies it), its
+// kFileLedgerProperty value, if it has one, and RocksDB's sizes of it.
 struct LedgerFile {
   std::string path;
   std::optional<BytesView> property;
+  uint64_t data_bytes = 0;
+  uint64_t raw_bytes = 0;
+  uint64_t filter_bytes = 0;
 };
 
 class LargeDataLedger {
