@@ -34,8 +34,29 @@ const char* WriteTypeName(WriteType type) {
 
 void Coordinator::JoinCluster(const ClusterServices& services) {
   SIBYL_CHECK(writes_ == nullptr, "a coordinator joins its cluster once");
+  views_ = services.views;
   writes_ = std::make_unique<WriteCoordinator>(services, engine_, clock_);
   reads_ = std::make_unique<ReadCoordinator>(services, engine_, clock_);
+}
+
+void Coordinator::VisitStuffedOrFullReplicas(
+    const types::Uuid& table_id, int64_t token,
+    const std::function<void(guardrails::DiskUsageState)>& visit) const {
+  if (!AnyReplicaStuffedOrFull()) return;
+  const auto report = [&](guardrails::DiskUsageState state) {
+    if (guardrails::IsStuffedOrFull(state)) visit(state);
+  };
+  if (views_ == nullptr) {
+    report(disk_usage_states_->local());
+    return;
+  }
+  const ClusterViewPtr view = views_->Get();
+  const KeyspaceReplication* replication = view ? view->ReplicationOfTable(table_id) : nullptr;
+  if (replication == nullptr) return;
+  for (const locator::NodeId& replica : replication->placement->ReplicasFor(dht::Token{token})) {
+    report(replica == view->local_id() ? disk_usage_states_->local()
+                                       : disk_usage_states_->PeerState(replica));
+  }
 }
 
 namespace {

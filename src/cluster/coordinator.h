@@ -15,12 +15,13 @@
 
 #include "cluster/cluster_services.h"
 #include "cluster/coordinator_types.h"
-#include "storage/partition_locks.h"
+#include "cluster/membership/disk_usage_states.h"
 #include "cluster/read/read_coordinator.h"
 #include "cluster/write/write_coordinator.h"
 #include "common/clock.h"
 #include "storage/engine.h"
 #include "storage/mutation.h"
+#include "storage/partition_locks.h"
 #include "storage/read_command.h"
 
 namespace sibyl::cluster {
@@ -67,6 +68,21 @@ class Coordinator {
   [[nodiscard]] storage::ReadResult ReadThenMutate(const storage::ReadCommand& command,
                                                    const CasDecision& decide);
 
+  // The members' disk usage states (replica_disk_usage). REQUIRES: set
+  // before any request, if at all; outlives the coordinator.
+  void SetDiskUsageStates(DiskUsageStates* states) { disk_usage_states_ = states; }
+  DiskUsageStates* disk_usage_states() const { return disk_usage_states_; }
+  // Whether a write may have a STUFFED or FULL replica: one atomic load.
+  bool AnyReplicaStuffedOrFull() const {
+    return disk_usage_states_ != nullptr && disk_usage_states_->AnyStuffedOrFull();
+  }
+  // Calls `visit` with the disk usage state of each replica of partition
+  // `token` of table `table_id` that is STUFFED or FULL: on a single node,
+  // this node; on a cluster, each natural replica, up or down.
+  void VisitStuffedOrFullReplicas(
+      const types::Uuid& table_id, int64_t token,
+      const std::function<void(guardrails::DiskUsageState)>& visit) const;
+
   storage::Engine& engine() { return engine_; }
   Clock& clock() { return clock_; }
 
@@ -74,6 +90,8 @@ class Coordinator {
   storage::Engine& engine_;
   Clock& clock_;
   storage::PartitionLocks lwt_locks_;
+  DiskUsageStates* disk_usage_states_ = nullptr;
+  const ClusterViewHolder* views_ = nullptr;  // set by JoinCluster
   std::unique_ptr<WriteCoordinator> writes_;  // set by JoinCluster
   std::unique_ptr<ReadCoordinator> reads_;
 };

@@ -152,8 +152,6 @@ std::string SaiIndexesMessage(bool warning, std::string_view what, int64_t value
 constexpr std::string_view kNoSai =
     "not enforced: Sibyl has no storage-attached indexes (CREATE CUSTOM INDEX refuses them)";
 constexpr std::string_view kNoVector = "not enforced: Sibyl has no vector type";
-constexpr std::string_view kNoDiskMonitor =
-    "not enforced yet: Sibyl does not monitor disk usage; the keys are kept and shown";
 
 using K = GuardrailKind;
 using U = ThresholdUnit;
@@ -312,9 +310,13 @@ const std::array<GuardrailDefinition, kGuardrailCount>& Catalog() {
       Threshold(G::kVectorDimensions, "vector_dimensions", K::kMaxThreshold, U::kCount,
                 VectorDimensionsMessage, kNoVector),
       Threshold(G::kLocalDataDiskUsage, "local_data_disk_usage", K::kMaxThreshold, U::kPercent,
-                DiskUsageMessage, kNoDiskMonitor),
+                DiskUsageMessage,
+                "the node's disk usage monitor, every disk_usage_monitor_interval: logged, and "
+                "the node's state (STUFFED, FULL) sent to the other nodes in its heartbeats"),
       Threshold(G::kReplicaDiskUsage, "replica_disk_usage", K::kMaxThreshold, U::kPercent, nullptr,
-                kNoDiskMonitor),
+                "INSERT, UPDATE, DELETE, BATCH: each replica of each partition written (warns "
+                "when STUFFED, fails when FULL; at most one warning per "
+                "disk_usage_notify_interval)"),
       Threshold(G::kMinimumReplicationFactor, "minimum_replication_factor", K::kMinThreshold,
                 U::kCount, MinimumRfMessage, "CREATE and ALTER KEYSPACE: each replication factor"),
       Threshold(G::kMaximumReplicationFactor, "maximum_replication_factor", K::kMaxThreshold,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -217,6 +218,28 @@ struct PendingValue {
   uint32_t level_mask = 0;        // consistency-level guardrails
 };
 
+// Cassandra's FileUtils.stringifyFileSize: "1.5 GiB", "100 GiB", "512 bytes"
+// (at most two decimals, none trailing).
+std::string StringifyFileSize(uint64_t bytes) {
+  static constexpr std::pair<double, const char*> kUnits[] = {
+      {1099511627776.0, "TiB"}, {1073741824.0, "GiB"}, {1048576.0, "MiB"}, {1024.0, "KiB"}};
+  double value = static_cast<double>(bytes);
+  const char* unit = "bytes";
+  for (const auto& [size, name] : kUnits) {
+    if (value >= size) {
+      value /= size;
+      unit = name;
+      break;
+    }
+  }
+  char text[64];
+  std::snprintf(text, sizeof(text), "%.2f", value);
+  std::string number = text;
+  number.erase(number.find_last_not_of('0') + 1);
+  if (number.back() == '.') number.pop_back();
+  return number + " " + unit;
+}
+
 PendingValue Parse(std::string_view key, std::string_view raw) {
   const std::optional<GuardrailKey> target = FindGuardrailKey(key);
   if (!target) Invalid("Unknown guardrail key '" + std::string(key) + "'");
@@ -234,7 +257,8 @@ PendingValue Parse(std::string_view key, std::string_view raw) {
                          : text;
       break;
     case GuardrailField::kMaxDiskSize:
-      if (!IsNullText(text) && ParseBytes(key, text) == 0) {
+      pending.threshold = IsNullText(text) ? kDisabled : ParseBytes(key, text);
+      if (pending.threshold == 0) {
         Invalid("Invalid value for " + std::string(key) +
                 ": 0 is not allowed; if attempting to disable use an empty value");
       }
@@ -309,6 +333,15 @@ void Guardrails::Apply(const std::vector<std::pair<std::string, std::string>>& s
   std::vector<PendingValue> pending;
   pending.reserve(settings.size());
   for (const auto& [key, value] : settings) pending.push_back(Parse(key, value));
+  const uint64_t capacity = disk_capacity_bytes_.load(kRelaxed);
+  for (const PendingValue& p : pending) {
+    if (p.target.field == GuardrailField::kMaxDiskSize && capacity != 0 &&
+        p.threshold != kDisabled && static_cast<uint64_t>(p.threshold) > capacity) {
+      Invalid("Invalid value for data_disk_usage_max_disk_size: " + p.text +
+              " specified, but only " + StringifyFileSize(capacity) +
+              " are actually available on disk");
+    }
+  }
 
   std::lock_guard lock(mutex_);
   // Each touched threshold's warn and fail after the change, checked as a pair.
@@ -348,6 +381,7 @@ void Guardrails::Apply(const std::vector<std::pair<std::string, std::string>>& s
         texts.fail = std::move(p.text);
         break;
       case GuardrailField::kMaxDiskSize:
+        max_disk_size_bytes_.store(p.threshold, kRelaxed);
         max_disk_size_ = std::move(p.text);
         break;
       case GuardrailField::kEnabled:
@@ -434,9 +468,31 @@ std::string Guardrails::Decorate(const GuardrailDefinition& definition, std::str
   return decorated;
 }
 
+bool Guardrails::ShouldNotify(GuardrailId id, bool warning) const {
+  const State& state = Slot(id);
+  const int64_t interval = state.min_notify_interval_ms.load(kRelaxed);
+  if (interval == 0) return true;
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::steady_clock::now().time_since_epoch())
+                          .count();
+  std::atomic<int64_t>& last = warning ? state.last_warn_ms : state.last_fail_ms;
+  int64_t told = last.load(kRelaxed);
+  // One of the threads racing past the interval tells it.
+  while (now - told >= interval) {
+    if (last.compare_exchange_weak(told, now, kRelaxed)) return true;
+  }
+  return false;
+}
+
+void Guardrails::SetMinNotifyInterval(GuardrailId id, std::chrono::milliseconds interval) {
+  Slot(id).min_notify_interval_ms.store(interval.count(), kRelaxed);
+}
+
 void Guardrails::Warn(const GuardrailDefinition& definition, std::string_view message,
                       std::vector<std::string>* warnings) const {
-  if (warnings != nullptr) warnings->push_back(Decorate(definition, message));
+  if (warnings != nullptr && ShouldNotify(definition.id, /*warning=*/true)) {
+    warnings->push_back(Decorate(definition, message));
+  }
 }
 
 void Guardrails::Fail(const GuardrailDefinition& definition, std::string_view message,
@@ -444,8 +500,50 @@ void Guardrails::Fail(const GuardrailDefinition& definition, std::string_view me
   std::string decorated = Decorate(definition, message);
   // Cassandra's Guardrail.fail warns as well: the text reaches the client
   // with the error response.
-  if (warnings != nullptr) warnings->push_back(decorated);
+  if (warnings != nullptr && ShouldNotify(definition.id, /*warning=*/false)) {
+    warnings->push_back(decorated);
+  }
   ThrowInvalid(std::move(decorated));
+}
+
+void Guardrails::SetDiskCapacity(uint64_t bytes) { disk_capacity_bytes_.store(bytes, kRelaxed); }
+
+std::optional<uint64_t> Guardrails::MaxDiskSize() const {
+  const int64_t bytes = max_disk_size_bytes_.load(kRelaxed);
+  if (bytes == kDisabled) return std::nullopt;
+  return static_cast<uint64_t>(bytes);
+}
+
+DiskUsageState Guardrails::ClassifyDiskUsage(int64_t percent) const {
+  const int64_t warn = WarnThreshold(G::kLocalDataDiskUsage);
+  const int64_t fail = FailThreshold(G::kLocalDataDiskUsage);
+  if (warn == kDisabled && fail == kDisabled) return DiskUsageState::kNotAvailable;
+  if (fail != kDisabled && percent > fail) return DiskUsageState::kFull;
+  if (warn != kDisabled && percent > warn) return DiskUsageState::kStuffed;
+  return DiskUsageState::kSpacious;
+}
+
+std::optional<Guardrails::Violation> Guardrails::CheckLocalDiskUsage(int64_t percent) const {
+  const DiskUsageState state = ClassifyDiskUsage(percent);
+  if (!IsStuffedOrFull(state)) return std::nullopt;
+  const bool failed = state == DiskUsageState::kFull;
+  if (!ShouldNotify(G::kLocalDataDiskUsage, !failed)) return std::nullopt;
+  const GuardrailDefinition& d = Definition(G::kLocalDataDiskUsage);
+  const int64_t threshold = failed ? FailThreshold(d.id) : WarnThreshold(d.id);
+  return Violation{failed,
+                   Decorate(d, d.message(!failed, DiskUsageStateText(state), percent, threshold))};
+}
+
+void Guardrails::GuardReplicaDiskUsage(DiskUsageState replica,
+                                       std::vector<std::string>* warnings) const {
+  // Cassandra's texts leave the replica out: its address is not the client's business.
+  const GuardrailDefinition& d = Definition(G::kReplicaDiskUsage);
+  if (replica == DiskUsageState::kFull) {
+    Fail(d, "Write request failed because disk usage exceeds failure threshold", warnings);
+  }
+  if (replica == DiskUsageState::kStuffed) {
+    Warn(d, "Replica disk usage exceeds warning threshold", warnings);
+  }
 }
 
 void Guardrails::Guard(GuardrailId id, int64_t value, std::string_view what,

@@ -22,6 +22,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -31,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "guardrails/disk_usage.h"
 #include "guardrails/guardrail_catalog.h"
 
 namespace sibyl::guardrails {
@@ -101,6 +103,35 @@ class Guardrails {
   std::set<std::string> GuardTableProperties(const std::set<std::string>& properties,
                                              std::vector<std::string>* warnings) const;
 
+  // Disk usage (disk_usage.h) ----------------------------------------------
+  // data_disk_usage_max_disk_size in bytes; nullopt when not set.
+  std::optional<uint64_t> MaxDiskSize() const;
+  // The size of the data directory's file system: from now on a
+  // data_disk_usage_max_disk_size over it is refused, with Cassandra's
+  // message. Zero (the default): not known, not checked.
+  void SetDiskCapacity(uint64_t bytes);
+  // The state local_data_disk_usage's thresholds give a usage of `percent`.
+  DiskUsageState ClassifyDiskUsage(int64_t percent) const;
+  // local_data_disk_usage checked with no client to tell (the node's disk
+  // usage monitor): the decorated message to log, or nullopt when under the
+  // thresholds or when told within the notify interval. Never throws.
+  struct Violation {
+    bool failed = false;
+    std::string message;
+  };
+  std::optional<Violation> CheckLocalDiskUsage(int64_t percent) const;
+  // replica_disk_usage for one replica of a write, in the state its
+  // heartbeats (or, for this node, its monitor) last gave: fails when FULL,
+  // warns when STUFFED.
+  void GuardReplicaDiskUsage(DiskUsageState replica, std::vector<std::string>* warnings) const;
+
+  // Cassandra's minNotifyIntervalInMs: the guardrail tells its warnings, and
+  // the text of its failures, at most once per interval, whoever the client
+  // (a failure still fails). Zero, the default: every time. The node gives
+  // the disk usage guardrails disk_usage_notify_interval, as Cassandra gives
+  // them cassandra.disk_usage.notify_interval_ms (30 minutes).
+  void SetMinNotifyInterval(GuardrailId id, std::chrono::milliseconds interval);
+
   // "Guardrail <name> violated: <message>" with the guardrail's reason.
   static std::string Decorate(const GuardrailDefinition& definition, std::string_view message);
 
@@ -115,7 +146,13 @@ class Guardrails {
     // Consistency levels as bits of their protocol codes.
     std::atomic<uint32_t> warned_levels{0};
     std::atomic<uint32_t> disallowed_levels{0};
+    // The notify interval, and when (steady clock, ms) a warning and a
+    // failure were last told; kNever before the first.
+    std::atomic<int64_t> min_notify_interval_ms{0};
+    mutable std::atomic<int64_t> last_warn_ms{kNever};
+    mutable std::atomic<int64_t> last_fail_ms{kNever};
   };
+  static constexpr int64_t kNever = INT64_MIN / 2;
 
   // The text each key was last given, as Get shows it, and the value sets;
   // under mutex_.
@@ -126,6 +163,8 @@ class Guardrails {
 
   const State& Slot(GuardrailId id) const { return states_[static_cast<size_t>(id)]; }
   State& Slot(GuardrailId id) { return states_[static_cast<size_t>(id)]; }
+  // Whether a warning (or a failure's text) of `id` is told now; records it.
+  bool ShouldNotify(GuardrailId id, bool warning) const;
   void Warn(const GuardrailDefinition& definition, std::string_view message,
             std::vector<std::string>* warnings) const;
   [[noreturn]] void Fail(const GuardrailDefinition& definition, std::string_view message,
@@ -135,6 +174,8 @@ class Guardrails {
   mutable std::mutex mutex_;
   std::array<Texts, kGuardrailCount> texts_;  // guarded by mutex_
   std::string max_disk_size_;                 // data_disk_usage_max_disk_size; guarded by mutex_
+  std::atomic<int64_t> max_disk_size_bytes_{kDisabled};  // the same in bytes
+  std::atomic<uint64_t> disk_capacity_bytes_{0};
 };
 
 }  // namespace sibyl::guardrails

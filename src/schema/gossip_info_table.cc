@@ -19,6 +19,7 @@ struct Member {
   std::optional<int64_t> heartbeat;
   std::optional<bool> alive;
   std::optional<int64_t> load_bytes;
+  std::optional<guardrails::DiskUsageState> disk_usage;
   types::Uuid schema_version;
   std::string dc;
   std::string rack;
@@ -73,6 +74,11 @@ Row MakeRow(const TableMetadata& table, const Member& member) {
   } else {
     row.SetNull("load");
   }
+  if (member.disk_usage) {
+    row.Set("disk_usage", types::EncodeText(guardrails::DiskUsageStateName(*member.disk_usage)));
+  } else {
+    row.SetNull("disk_usage");
+  }
   return row.Take();
 }
 
@@ -92,6 +98,7 @@ class GossipInfoTable final : public VirtualTable {
                 .heartbeat = std::nullopt,  // the node does not count its own heartbeats
                 .alive = true,
                 .load_bytes = node.load_bytes ? node.load_bytes() : std::nullopt,
+                .disk_usage = node.disk_usage ? std::optional(node.disk_usage()) : std::nullopt,
                 .schema_version = context.schema.version(),
                 .dc = node.data_center,
                 .rack = node.rack,
@@ -109,6 +116,7 @@ class GossipInfoTable final : public VirtualTable {
           .heartbeat = peer.heartbeat_counter,
           .alive = peer.alive,
           .load_bytes = peer.load_bytes,
+          .disk_usage = peer.disk_usage,
           .schema_version = peer.schema_version.value_or(context.schema.version()),
           .dc = peer.data_center,
           .rack = peer.rack,

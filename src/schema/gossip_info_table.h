@@ -14,6 +14,9 @@
 //   load                   bytes of live data on disk as decimal text (the
 //                          member's own measure, carried in its heartbeats;
 //                          null until heard); Cassandra writes a double here
+//   disk_usage             the member's disk usage state as Cassandra's gossip
+//                          spells it: NOT_AVAILABLE, SPACIOUS, STUFFED or
+//                          FULL (guardrails/disk_usage.h; null until heard)
 //   schema, dc, rack, release_version, host_id
 //   internal_address_and_port, native_address_and_port   "ip:port"
 //

@@ -42,6 +42,7 @@ constexpr SettableColumn kSettable[] = {
     {"warned_values", GuardrailField::kWarnedValues, false},
     {"ignored_values", GuardrailField::kIgnoredValues, false},
     {"disallowed_values", GuardrailField::kDisallowedValues, false},
+    {"max_disk_size", GuardrailField::kMaxDiskSize, false},
 };
 
 // The key of `field` when `definition` has it.
@@ -93,8 +94,9 @@ class GuardrailsTable final : public VirtualTable {
           value = types::DecodeBoolean(cell.cell.value) ? "true" : "false";
         } else if (is_null) {
           // Null disables: -1 for a count or a percentage, empty otherwise.
-          const bool counted = definition->unit == guardrails::ThresholdUnit::kCount ||
-                               definition->unit == guardrails::ThresholdUnit::kPercent;
+          const bool counted = (definition->unit == guardrails::ThresholdUnit::kCount ||
+                                definition->unit == guardrails::ThresholdUnit::kPercent) &&
+                               settable->field != GuardrailField::kMaxDiskSize;
           value = definition->kind == GuardrailKind::kValues || !counted ? "" : "-1";
         } else {
           value.assign(cell.cell.value.begin(), cell.cell.value.end());

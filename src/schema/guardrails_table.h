@@ -7,6 +7,8 @@
 //   UPDATE system_views.guardrails SET warn_threshold = '1000',
 //       fail_threshold = '5000' WHERE name = 'page_size';
 //   UPDATE system_views.guardrails SET enabled = false WHERE name = 'allow_filtering';
+//   UPDATE system_views.guardrails SET max_disk_size = '500GiB'
+//       WHERE name = 'local_data_disk_usage';   -- data_disk_usage_max_disk_size
 //
 // Values are cassandra.yaml's text forms ('64KiB', '-1', '[ALL, ANY]');
 // setting one to null disables a threshold and empties a set. A change is

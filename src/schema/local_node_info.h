@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "guardrails/disk_usage.h"
 #include "storage/engine.h"
 #include "types/uuid.h"
 
@@ -44,6 +45,8 @@ struct PeerInfo {
   std::optional<int64_t> generation;
   std::optional<int64_t> heartbeat_counter;
   std::optional<int64_t> load_bytes;
+  // The disk usage state of its last heartbeat (nullopt until heard).
+  std::optional<guardrails::DiskUsageState> disk_usage;
 };
 
 // Where the build of one secondary index stands on this node
@@ -116,6 +119,9 @@ struct LocalNodeInfo {
   // the tables' SSTables, not the commit log). Set once before serving;
   // called from any thread. Null, or nullopt: not known.
   std::function<std::optional<int64_t>()> load_bytes;
+  // This node's disk usage state (guardrails/disk_usage.h). Set once before
+  // serving; called from any thread. Null: not known.
+  std::function<guardrails::DiskUsageState()> disk_usage;
   // The node's secondary index builds. Set once before serving; called from
   // any thread. Null: no index is kept (tests without an engine).
   std::function<std::vector<IndexBuildInfo>()> index_builds;

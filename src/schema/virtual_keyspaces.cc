@@ -209,6 +209,7 @@ KeyspacePtr MakeViewsKeyspace() {
                              .Column("heartbeat", "int")
                              .Column("liveness", "text")
                              .Column("load", "text")
+                             .Column("disk_usage", "text")
                              .Column("schema", "text")
                              .Column("dc", "text")
                              .Column("rack", "text")
@@ -272,6 +273,7 @@ KeyspacePtr MakeViewsKeyspace() {
           .Column("warned_values", "text")
           .Column("ignored_values", "text")
           .Column("disallowed_values", "text")
+          .Column("max_disk_size", "text")
           .Column("enforced", "text")
           .Build();
   keyspace->tables.emplace(guardrails->name, guardrails);

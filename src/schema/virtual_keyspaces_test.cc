@@ -167,6 +167,7 @@ TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
   EXPECT_EQ(described, (std::vector<std::string>{
                            "system_views.gossip_info.address partition_key 0 none inet",
                            "system_views.gossip_info.dc regular -1 none text",
+                           "system_views.gossip_info.disk_usage regular -1 none text",
                            "system_views.gossip_info.generation regular -1 none int",
                            "system_views.gossip_info.heartbeat regular -1 none int",
                            "system_views.gossip_info.host_id regular -1 none text",
@@ -187,6 +188,7 @@ TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
                            "system_views.guardrails.fail_threshold regular -1 none text",
                            "system_views.guardrails.ignored_values regular -1 none text",
                            "system_views.guardrails.kind regular -1 none text",
+                           "system_views.guardrails.max_disk_size regular -1 none text",
                            "system_views.guardrails.name partition_key 0 none text",
                            "system_views.guardrails.warn_threshold regular -1 none text",
                            "system_views.guardrails.warned regular -1 none boolean",

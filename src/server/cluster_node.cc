@@ -214,6 +214,7 @@ std::vector<schema::PeerInfo> ClusterNode::Peers() const {
         peer.generation = heartbeat->generation;
         peer.heartbeat_counter = static_cast<int64_t>(heartbeat->counter);
         if (heartbeat->load_bytes >= 0) peer.load_bytes = heartbeat->load_bytes;
+        peer.disk_usage = heartbeat->disk_usage;
       }
     }
     peers.push_back(std::move(peer));
@@ -243,12 +244,15 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, index::IndexingEngine&
         return cluster::LocalHeartbeatState{
             .epoch = store_->epoch(),
             .schema_version = store_->schemas().snapshot()->version(),
-            .load_bytes = load.value_or(-1)};
+            .load_bytes = load.value_or(-1),
+            .disk_usage = node_info_.disk_usage ? node_info_.disk_usage()
+                                                : guardrails::DiskUsageState::kNotAvailable};
       },
       cluster::FailureDetectorOptions{.generation = node_info_.gossip_generation});
   detector_->AddListener(
       [this](const types::Uuid& node, bool alive) { OnLivenessChange(node, alive); });
   detector_->AddReadyListener([this](const types::Uuid& node) { OnNativeTransportReady(node); });
+  detector_->SetDiskUsageStates(coordinator.disk_usage_states());
   notifier_ = std::make_unique<cluster::EpochNotifier>(
       *messaging_, *gate_, *views_, *detector_,
       [this] { return store_->schemas().snapshot()->version(); },

@@ -361,6 +361,16 @@ const std::map<std::string, KeySpec>& Keys() {
                     "how long a coordinator waits for other requests (default: 10000ms)");
     AddDurationKeys(keys, "max_hint_window", &Config::max_hint_window,
                     "longest downtime of a replica for which hints are kept (default: 3h)");
+    keys.emplace("disk_usage_monitor_interval",
+                 KeySpec{"DURATION",
+                         "how often the data directory's usage is measured for the disk usage "
+                         "guardrails (default: 30s; Sibyl's key)",
+                         Millis(&Config::disk_usage_monitor_interval, false)});
+    keys.emplace("disk_usage_notify_interval",
+                 KeySpec{"DURATION",
+                         "the disk usage guardrails log and warn clients at most once per this "
+                         "(default: 30m; 0ms: every time; Sibyl's key)",
+                         Millis(&Config::disk_usage_notify_interval, false)});
     return keys;
   }();
   return keys;
@@ -590,6 +600,8 @@ void ValidateConfig(const Config& config) {
   if (config.data_file_directories.empty())
     throw ConfigError("data_file_directories must not be empty");
   // DatabaseDescriptor's checks, with its messages.
+  if (config.disk_usage_monitor_interval.count() <= 0)
+    throw ConfigError("disk_usage_monitor_interval must be positive");
   if (config.commitlog_sync == CommitlogSync::kBatch && config.commitlog_sync_period_given)
     throw ConfigError("Batch sync specified, but commitlog_sync_period found.");
   if (config.commitlog_sync == CommitlogSync::kGroup) {

@@ -70,6 +70,13 @@ struct Config {
   // applies them together over Sibyl's defaults (guardrails/guardrails.h).
   std::vector<std::pair<std::string, std::string>> guardrails;
 
+  // Sibyl's keys for the disk usage guardrails (docs/guardrails.md): how
+  // often the data directory's usage is measured, and how often the same
+  // disk usage warning is told at most (Cassandra's system properties
+  // cassandra.disk_usage.monitor_interval_ms and .notify_interval_ms).
+  std::chrono::milliseconds disk_usage_monitor_interval{30000};
+  std::chrono::milliseconds disk_usage_notify_interval{std::chrono::minutes(30)};
+
   // The cluster (docs/cluster.md). seed_provider's seeds, "host[:port]":
   // nodes a starting node greets first; membership itself lives in the
   // metadata store.

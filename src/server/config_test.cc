@@ -207,6 +207,19 @@ TEST(ConfigTest, ClusterDefaultsAreCassandras) {
   EXPECT_EQ(c.native_transport_max_threads, 128);
 }
 
+TEST(ConfigTest, DiskUsageIntervalsDefaultToCassandrasAndMustBePositive) {
+  Config c;
+  EXPECT_EQ(c.disk_usage_monitor_interval, std::chrono::seconds(30));
+  EXPECT_EQ(c.disk_usage_notify_interval, std::chrono::minutes(30));
+  SetConfigValue(c, "disk_usage_monitor_interval", "100ms");
+  SetConfigValue(c, "disk_usage_notify_interval", "0ms");
+  EXPECT_EQ(c.disk_usage_monitor_interval.count(), 100);
+  EXPECT_EQ(c.disk_usage_notify_interval.count(), 0);
+  EXPECT_NO_THROW(ValidateConfig(c));
+  SetConfigValue(c, "disk_usage_monitor_interval", "0ms");
+  EXPECT_THROW(ValidateConfig(c), ConfigError);
+}
+
 TEST(ConfigTest, BadClusterValuesNameTheKey) {
   Config c;
   auto message = [&](const std::string& key, const std::string& value) {

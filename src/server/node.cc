@@ -9,7 +9,9 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "cluster/coordinator.h"
@@ -29,6 +31,7 @@
 #include "server/cql_server.h"
 #include "server/data_directory.h"
 #include "server/derived_data_info.h"
+#include "server/disk_usage_monitor.h"
 #include "server/event_bus.h"
 #include "server/live_data_size.h"
 #include "server/node_metrics.h"
@@ -147,6 +150,8 @@ std::map<std::string, std::optional<std::string>> MakeSettings(const Config& con
       {"prometheus_enabled", config.prometheus_enabled ? "true" : "false"},
       {"prometheus_address", optional_text(config.prometheus_address)},
       {"prometheus_port", std::to_string(config.prometheus_port)},
+      {"disk_usage_monitor_interval", MillisText(config.disk_usage_monitor_interval)},
+      {"disk_usage_notify_interval", MillisText(config.disk_usage_notify_interval)},
   };
 }
 
@@ -211,6 +216,29 @@ storage::EngineOptions MakeEngineOptions(const Config& config, const std::filesy
   return options;
 }
 
+// The size of the file system holding `data_directory`; 0 if unknown.
+uint64_t DiskCapacity(const std::filesystem::path& data_directory) {
+  std::error_code error;
+  const std::filesystem::space_info space = std::filesystem::space(data_directory, error);
+  return error ? 0 : space.capacity;
+}
+
+// The monitor of the data directory's usage, telling `states` this node's
+// state (docs/guardrails.md "Disk usage").
+std::unique_ptr<DiskUsageMonitor> MakeDiskUsageMonitor(const Config& config,
+                                                       const std::filesystem::path& data_directory,
+                                                       guardrails::Guardrails& guardrails,
+                                                       cluster::DiskUsageStates& states) {
+  for (const guardrails::GuardrailId id :
+       {guardrails::GuardrailId::kLocalDataDiskUsage, guardrails::GuardrailId::kReplicaDiskUsage}) {
+    guardrails.SetMinNotifyInterval(id, config.disk_usage_notify_interval);
+  }
+  return std::make_unique<DiskUsageMonitor>(
+      guardrails, DiskUsageMonitor::OfDirectory(data_directory),
+      [&states](guardrails::DiskUsageState state) { states.SetLocal(state); },
+      config.disk_usage_monitor_interval);
+}
+
 // Blocks SIGINT and SIGTERM in every thread (threads inherit the mask) so
 // the main thread can wait for them with sigwait.
 sigset_t BlockShutdownSignals() {
@@ -266,10 +294,21 @@ int RunNode(const StartOptions& options) {
     // Sibyl's defaults, then the configuration's keys (checked as a whole
     // by ValidateConfig); UPDATE of system_views.guardrails changes them live.
     guardrails::Guardrails guardrails;
-    guardrails.Apply(config.guardrails);
+    guardrails.SetDiskCapacity(DiskCapacity(data_dir.path()));
+    try {
+      guardrails.Apply(config.guardrails);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(e.what());  // data_disk_usage_max_disk_size over the disk
+    }
     node_info.guardrails = &guardrails;
     guardrails::ModelWarnings model_warnings;
     node_info.model_warnings = &model_warnings;
+    // The disk usage guardrails: this node's state from its monitor, the
+    // others' from their heartbeats (cluster_node.cc).
+    cluster::DiskUsageStates disk_usage_states;
+    const std::unique_ptr<DiskUsageMonitor> disk_usage_monitor =
+        MakeDiskUsageMonitor(config, data_dir.path(), guardrails, disk_usage_states);
+    node_info.disk_usage = [&disk_usage_states] { return disk_usage_states.local(); };
     engine->set_max_pending_view_updates(config.view_outbox_max_pending);
     // The schema: in the data directory (docs/dev/schema-store.md), or, for
     // a node of a cluster, the metadata log in etcd (docs/dev/metadata.md),
@@ -292,6 +331,7 @@ int RunNode(const StartOptions& options) {
     schema::SchemaStore& schema_store = metadata.schemas();
     schema::VirtualTables virtual_tables = schema::VirtualTables::SystemTables();
     cluster::Coordinator coordinator(*engine, clock);
+    coordinator.SetDiskUsageStates(&disk_usage_states);
     // Creates the column families of the schema's tables before serving.
     query::QueryProcessorOptions processor_options;
     processor_options.read_thresholds.tombstone_warn = config.tombstone_warn_threshold;
@@ -318,6 +358,7 @@ int RunNode(const StartOptions& options) {
       context.schema_events_from_cluster = true;
     }
 
+    disk_usage_monitor->Start();
     CqlServer server(config, context);
     server.Listen();
     AddNodeCollectors(metric_registry, {.requests = context.request_metrics,
@@ -326,7 +367,8 @@ int RunNode(const StartOptions& options) {
                                         .schemas = &schema_store,
                                         .hints = cluster_node ? cluster_node->hints() : nullptr,
                                         .guardrails = &guardrails,
-                                        .model_warnings = &model_warnings});
+                                        .model_warnings = &model_warnings,
+                                        .disk_usage = disk_usage_monitor.get()});
     // Destroyed (stopped) before the server, engine and cluster node its
     // collectors read.
     const std::unique_ptr<metrics::MetricsHttpServer> metrics_endpoint =

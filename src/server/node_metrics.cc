@@ -200,6 +200,31 @@ void CollectHints(const cluster::HintStore& hints, ExpositionWriter& out) {
   out.Sample("sibyl_hints_dropped_bytes_total", {}, counts.dropped_bytes);
 }
 
+void CollectDiskUsage(const DiskUsageMonitor& monitor, ExpositionWriter& out) {
+  const std::optional<DiskUsageMonitor::Reading> reading = monitor.last();
+  if (!reading) return;
+  out.Family("sibyl_data_disk_used_bytes",
+             "Bytes the files of the data directory take, at the disk usage monitor's last "
+             "measure.",
+             MetricType::kGauge);
+  out.Sample("sibyl_data_disk_used_bytes", {}, reading->space.used_bytes);
+  out.Family("sibyl_data_disk_available_bytes",
+             "Bytes left on the data directory's file system, at the last measure.",
+             MetricType::kGauge);
+  out.Sample("sibyl_data_disk_available_bytes", {}, reading->space.available_bytes);
+  out.Family("sibyl_data_disk_usage_percent",
+             "Used over used plus available (at most data_disk_usage_max_disk_size), in percent "
+             "rounded up: what the disk usage guardrails compare with their thresholds.",
+             MetricType::kGauge);
+  out.Sample("sibyl_data_disk_usage_percent", {}, static_cast<uint64_t>(reading->percent));
+  out.Family("sibyl_data_disk_usage_state",
+             "The node's disk usage state: 0 NOT_AVAILABLE (guardrail off), 1 SPACIOUS, "
+             "2 STUFFED (over the warn threshold), 3 FULL (over the fail threshold: writes to "
+             "its partitions are refused).",
+             MetricType::kGauge);
+  out.Sample("sibyl_data_disk_usage_state", {}, static_cast<uint64_t>(reading->state));
+}
+
 }  // namespace
 
 void AddNodeCollectors(metrics::MetricRegistry& registry, const NodeMetricSources& sources) {
@@ -225,6 +250,11 @@ void AddNodeCollectors(metrics::MetricRegistry& registry, const NodeMetricSource
   if (sources.model_warnings != nullptr) {
     registry.Add("model warnings", [warnings = sources.model_warnings](ExpositionWriter& out) {
       CollectModelWarnings(*warnings, out);
+    });
+  }
+  if (sources.disk_usage != nullptr) {
+    registry.Add("disk usage", [monitor = sources.disk_usage](ExpositionWriter& out) {
+      CollectDiskUsage(*monitor, out);
     });
   }
   if (sources.hints != nullptr) {

@@ -1,7 +1,7 @@
 #pragma once
 // The node's metrics endpoint (docs/metrics.md): the collectors of what a
 // node has to report — CQL requests, client connections, storage, hints,
-// the large-data ledger and the rules statements broke —
+// the large-data ledger, the rules statements broke and disk usage —
 // and the HTTP listener that serves them to Prometheus.
 //
 //   metrics::MetricRegistry registry;          // other components add theirs
@@ -22,6 +22,7 @@
 #include "schema/schema.h"
 #include "server/config.h"
 #include "server/cql_server.h"
+#include "server/disk_usage_monitor.h"
 #include "server/request_metrics.h"
 #include "storage/engine.h"
 
@@ -38,6 +39,7 @@ struct NodeMetricSources {
   // The large-data ledger's counts need the engine and the guardrails.
   const guardrails::Guardrails* guardrails = nullptr;
   const guardrails::ModelWarnings* model_warnings = nullptr;
+  const DiskUsageMonitor* disk_usage = nullptr;
 };
 
 void AddNodeCollectors(metrics::MetricRegistry& registry, const NodeMetricSources& sources);

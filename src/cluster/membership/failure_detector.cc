@@ -9,6 +9,8 @@ namespace {
 
 constexpr size_t kHeartbeatSize = 8 + 8 + 8 + 16 + 8 + 1;
 constexpr uint8_t kNativeTransportReadyFlag = 1;
+constexpr int kDiskUsageShift = 1;
+constexpr uint8_t kDiskUsageMask = 3 << kDiskUsageShift;
 
 void PutU64(Bytes& out, uint64_t value) {
   for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>(value >> shift));
@@ -30,8 +32,10 @@ Bytes EncodeHeartbeat(const Heartbeat& heartbeat) {
   PutU64(out, heartbeat.epoch);
   out.append(reinterpret_cast<const char*>(heartbeat.schema_version.bytes.data()), 16);
   PutU64(out, static_cast<uint64_t>(heartbeat.load_bytes));
-  out.push_back(
-      static_cast<char>(heartbeat.native_transport_ready ? kNativeTransportReadyFlag : 0));
+  const uint8_t flags =
+      (heartbeat.native_transport_ready ? kNativeTransportReadyFlag : 0) |
+      static_cast<uint8_t>(static_cast<uint8_t>(heartbeat.disk_usage) << kDiskUsageShift);
+  out.push_back(static_cast<char>(flags));
   return out;
 }
 
@@ -43,8 +47,10 @@ std::optional<Heartbeat> DecodeHeartbeat(BytesView data) {
   heartbeat.epoch = GetU64(data, 16);
   heartbeat.schema_version = types::Uuid::FromBytes(data.substr(24, 16));
   heartbeat.load_bytes = static_cast<int64_t>(GetU64(data, 40));
-  heartbeat.native_transport_ready =
-      (static_cast<uint8_t>(data[48]) & kNativeTransportReadyFlag) != 0;
+  const auto flags = static_cast<uint8_t>(data[48]);
+  heartbeat.native_transport_ready = (flags & kNativeTransportReadyFlag) != 0;
+  heartbeat.disk_usage =
+      static_cast<guardrails::DiskUsageState>((flags & kDiskUsageMask) >> kDiskUsageShift);
   return heartbeat;
 }
 
@@ -89,7 +95,8 @@ void FailureDetector::Tick() {
                       .epoch = local.epoch,
                       .schema_version = local.schema_version,
                       .load_bytes = local.load_bytes,
-                      .native_transport_ready = native_transport_ready_.load()};
+                      .native_transport_ready = native_transport_ready_.load(),
+                      .disk_usage = local.disk_usage};
   {
     std::lock_guard lock(mutex_);
     if (stopped_) return;
@@ -111,7 +118,12 @@ std::vector<FailureDetector::Transition> FailureDetector::ReviewLocked(const Clu
   std::vector<Transition> transitions;
   const auto& nodes = view.directory().nodes();
   for (auto it = members_.begin(); it != members_.end();) {
-    it = nodes.count(it->first) == 0 ? members_.erase(it) : std::next(it);
+    if (nodes.count(it->first) != 0) {
+      ++it;
+      continue;
+    }
+    if (disk_usage_states_ != nullptr) disk_usage_states_->ForgetPeer(it->first);
+    it = members_.erase(it);
   }
   for (const auto& [id, record] : nodes) {
     if (id == view.local_id()) continue;
@@ -162,6 +174,8 @@ void FailureDetector::OnHeartbeat(const messaging::Message& message) {
                      member.heartbeat->native_transport_ready);
     member.heartbeat = latest;
     member.last_heard = scheduler_.Now();
+    if (disk_usage_states_ != nullptr)
+      disk_usage_states_->SetPeer(message.sender, latest.disk_usage);
     if (!member.alive) {
       member.alive = true;
       transitions.emplace_back(message.sender, true);

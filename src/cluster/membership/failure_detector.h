@@ -15,7 +15,9 @@
 // Heartbeat payload (big-endian): i64 generation | u64 counter
 //                                 | u64 epoch | 16 bytes schema version
 //                                 | i64 load (bytes of live data; -1 unknown)
-//                                 | u8 flags (bit 0: serving CQL).
+//                                 | u8 flags (bit 0: serving CQL; bits 1-2:
+//                                   the disk usage state, guardrails::
+//                                   DiskUsageState's value).
 // `generation` is the sender's start time in seconds (Cassandra's gossip
 // generation): a new value means the member restarted.
 //
@@ -38,6 +40,8 @@
 
 #include "cluster/cluster_view.h"
 #include "cluster/liveness.h"
+#include "cluster/membership/disk_usage_states.h"
+#include "guardrails/disk_usage.h"
 #include "messaging/messaging_service.h"
 #include "messaging/scheduler.h"
 #include "types/uuid.h"
@@ -63,6 +67,8 @@ struct Heartbeat {
   // every node; -1 when the sender could not measure it.
   int64_t load_bytes = -1;
   bool native_transport_ready = false;
+  // The sender's disk usage state (replica_disk_usage).
+  guardrails::DiskUsageState disk_usage = guardrails::DiskUsageState::kNotAvailable;
   bool operator==(const Heartbeat&) const = default;
 };
 
@@ -71,6 +77,7 @@ struct LocalHeartbeatState {
   uint64_t epoch = 0;
   types::Uuid schema_version;
   int64_t load_bytes = -1;
+  guardrails::DiskUsageState disk_usage = guardrails::DiskUsageState::kNotAvailable;
 };
 
 [[nodiscard]] Bytes EncodeHeartbeat(const Heartbeat& heartbeat);
@@ -98,6 +105,10 @@ class FailureDetector final : public Liveness {
   void RegisterHandler();
   void AddListener(Listener listener);
   void AddReadyListener(ReadyListener listener);
+  // Where each member's disk usage state, as its heartbeats say, is kept
+  // (and a member that leaves is forgotten). REQUIRES: before Start;
+  // `states` outlives the detector.
+  void SetDiskUsageStates(DiskUsageStates* states) { disk_usage_states_ = states; }
   // Whether this node's heartbeats say it serves CQL (false until set).
   void SetNativeTransportReady(bool ready) { native_transport_ready_ = ready; }
   // Whether `node`'s last heartbeat said it serves CQL.
@@ -136,8 +147,9 @@ class FailureDetector final : public Liveness {
   const ClusterViewHolder& views_;
   const LocalState local_state_;
   const FailureDetectorOptions options_;
-  std::vector<Listener> listeners_;             // written before Start only
-  std::vector<ReadyListener> ready_listeners_;  // written before Start only
+  std::vector<Listener> listeners_;               // written before Start only
+  std::vector<ReadyListener> ready_listeners_;    // written before Start only
+  DiskUsageStates* disk_usage_states_ = nullptr;  // written before Start only
   std::atomic<bool> native_transport_ready_{false};
 
   mutable std::mutex mutex_;

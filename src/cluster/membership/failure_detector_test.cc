@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -33,6 +34,9 @@ class FailureDetectorTest : public ::testing::Test {
     std::unique_ptr<messaging::MessagingService> messaging;
     std::unique_ptr<FailureDetector> detector;
     std::vector<std::pair<types::Uuid, bool>> events;
+    // What its heartbeats say of its disk, and what it heard of the others'.
+    std::atomic<guardrails::DiskUsageState> disk_usage{guardrails::DiskUsageState::kSpacious};
+    DiskUsageStates disk_usage_states;
   };
 
   FailureDetectorTest() : network_(scheduler_, 7) {
@@ -55,15 +59,21 @@ class FailureDetectorTest : public ::testing::Test {
       node->id = id;
       node->address = {record.broadcast_address, 7000};
       node->views.Set(ClusterView::Build(1, shared, schema, id));
+      Node* raw = node.get();
       node->messaging = std::make_unique<messaging::MessagingService>(
           network_.AddNode(node->address), scheduler_, node->gate,
           messaging::MessagingOptions{.host_id = id});
-      Node* raw = node.get();
       node->detector = std::make_unique<FailureDetector>(
           *node->messaging, scheduler_, node->views,
-          [] { return LocalHeartbeatState{.epoch = 1, .load_bytes = 4096}; },
+          [raw] {
+            return LocalHeartbeatState{.epoch = 1,
+                                       .schema_version = {},
+                                       .load_bytes = 4096,
+                                       .disk_usage = raw->disk_usage.load()};
+          },
           FailureDetectorOptions{.generation = 100});
       node->detector->RegisterHandler();
+      node->detector->SetDiskUsageStates(&node->disk_usage_states);
       node->detector->AddListener(
           [raw](const types::Uuid& peer, bool alive) { raw->events.emplace_back(peer, alive); });
       node->messaging->Start();
@@ -141,16 +151,59 @@ TEST_F(FailureDetectorTest, ConfirmedEpochUpdatesTheReportedSchemaVersion) {
 }
 
 TEST(HeartbeatCodecTest, RoundTripsAndRejectsBadSizes) {
+  using guardrails::DiskUsageState;
   for (bool ready : {false, true}) {
-    const Heartbeat heartbeat{1764000000, 42,   7, types::Uuid::NameBased("schema"),
-                              123456789,  ready};
-    const Bytes encoded = EncodeHeartbeat(heartbeat);
-    EXPECT_EQ(DecodeHeartbeat(encoded), heartbeat);
-    EXPECT_FALSE(DecodeHeartbeat(encoded.substr(1)).has_value());
-    EXPECT_FALSE(DecodeHeartbeat(encoded + "x").has_value());
+    for (DiskUsageState disk : {DiskUsageState::kNotAvailable, DiskUsageState::kSpacious,
+                                DiskUsageState::kStuffed, DiskUsageState::kFull}) {
+      const Heartbeat heartbeat{1764000000, 42,    7,   types::Uuid::NameBased("schema"),
+                                123456789,  ready, disk};
+      const Bytes encoded = EncodeHeartbeat(heartbeat);
+      EXPECT_EQ(DecodeHeartbeat(encoded), heartbeat);
+      EXPECT_FALSE(DecodeHeartbeat(encoded.substr(1)).has_value());
+      EXPECT_FALSE(DecodeHeartbeat(encoded + "x").has_value());
+    }
   }
+  // The flags byte of a node that knows nothing of disk usage: bit 0 only.
+  Heartbeat ready;
+  ready.native_transport_ready = true;
+  Bytes older = EncodeHeartbeat(ready);
+  older.back() = 1;
+  EXPECT_EQ(DecodeHeartbeat(older)->disk_usage, DiskUsageState::kNotAvailable);
+  EXPECT_TRUE(DecodeHeartbeat(older)->native_transport_ready);
   const Heartbeat unmeasured{1764000000, 43, 7, types::Uuid::NameBased("schema"), -1};
   EXPECT_EQ(DecodeHeartbeat(EncodeHeartbeat(unmeasured))->load_bytes, -1);
+}
+
+// replica_disk_usage: each node learns the others' disk usage states from
+// their heartbeats, and forgets them only when they leave.
+TEST_F(FailureDetectorTest, HeartbeatsCarryDiskUsageStates) {
+  using guardrails::DiskUsageState;
+  scheduler_.RunFor(seconds(2));
+  const DiskUsageStates& observer = nodes_[0]->disk_usage_states;
+  EXPECT_EQ(observer.PeerState(nodes_[1]->id), DiskUsageState::kSpacious);
+  EXPECT_FALSE(observer.AnyStuffedOrFull());
+
+  nodes_[1]->disk_usage = DiskUsageState::kFull;
+  nodes_[2]->disk_usage = DiskUsageState::kStuffed;
+  scheduler_.RunFor(seconds(2));
+  EXPECT_EQ(observer.PeerState(nodes_[1]->id), DiskUsageState::kFull);
+  EXPECT_EQ(observer.PeerState(nodes_[2]->id), DiskUsageState::kStuffed);
+  EXPECT_TRUE(observer.AnyStuffedOrFull());
+  EXPECT_EQ(nodes_[2]->disk_usage_states.PeerState(nodes_[1]->id), DiskUsageState::kFull);
+
+  // A node that goes down keeps the state it last told.
+  network_.Split({{nodes_[0]->address, nodes_[2]->address}, {nodes_[1]->address}});
+  nodes_[1]->disk_usage = DiskUsageState::kSpacious;
+  nodes_[2]->disk_usage = DiskUsageState::kSpacious;
+  scheduler_.RunFor(seconds(8));
+  EXPECT_FALSE(nodes_[0]->detector->IsAlive(nodes_[1]->id));
+  EXPECT_EQ(observer.PeerState(nodes_[1]->id), DiskUsageState::kFull);
+  EXPECT_EQ(observer.PeerState(nodes_[2]->id), DiskUsageState::kSpacious);
+  EXPECT_TRUE(observer.AnyStuffedOrFull());
+  network_.Heal();
+  scheduler_.RunFor(seconds(2));
+  EXPECT_EQ(observer.PeerState(nodes_[1]->id), DiskUsageState::kSpacious);
+  EXPECT_FALSE(observer.AnyStuffedOrFull());
 }
 
 // UP and NEW_NODE wait for a node to serve CQL: the others learn it from

@@ -167,6 +167,13 @@ Result ExecuteBatch(const std::vector<BatchChildRequest>& children, const BatchE
     GuardWriteConsistency(*children.front().params, checks);  // BEGIN BATCH APPLY BATCH: none
   for (const BatchChildRequest& child : children)
     GuardWriteStatement(*child.plan->statement, checks);
+  if (coordinator.AnyReplicaStuffedOrFull()) {
+    for (const BatchChildRequest& child : children) {
+      const ModificationStatement& statement = *child.plan->statement;
+      GuardReplicaDiskUsage(statement, BoundValues(statement.bind_specs(), *child.params),
+                            coordinator, checks);
+    }
+  }
   if (has_conditions) return ExecuteConditionalChildren(children, schema, coordinator);
   // 4.1's BatchStatement.executeWithoutConditions checks no consistency
   // level: a batch at SERIAL, or of counters at ANY, is written.
@@ -215,6 +222,7 @@ Result ExecuteModification(const ModificationPlan& plan, const BoundValues& valu
   }
   // ModificationStatement.executeWithoutCondition: before anything is bound.
   ValidateConsistencyForWrite(params.consistency, *statement.table(), statement.is_counter());
+  GuardReplicaDiskUsage(statement, values, coordinator, checks);
   if (checks.guardrails != nullptr && statement.attributes().has_timestamp()) {
     GuardWriteTimestamp(*statement.table(),
                         statement.attributes().Timestamp(values, /*fallback=*/0),

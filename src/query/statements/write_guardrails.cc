@@ -114,6 +114,18 @@ void GuardWriteConsistency(const protocol::QueryParameters& params, const WriteG
                                             checks.warnings);
 }
 
+void GuardReplicaDiskUsage(const ModificationStatement& statement, const BoundValues& values,
+                           const cluster::Coordinator& coordinator, const WriteGuardrails& checks) {
+  if (checks.guardrails == nullptr || !coordinator.AnyReplicaStuffedOrFull()) return;
+  const BoundWrite write = statement.Bind(values);
+  for (const storage::PartitionKey& partition : write.partition_keys()) {
+    coordinator.VisitStuffedOrFullReplicas(
+        statement.table()->id, partition.token, [&](guardrails::DiskUsageState replica) {
+          checks.guardrails->GuardReplicaDiskUsage(replica, checks.warnings);
+        });
+  }
+}
+
 void GuardWriteTimestamp(const schema::TableMetadata& table, int64_t timestamp, int64_t now_micros,
                          const WriteGuardrails& checks) {
   if (checks.guardrails == nullptr) return;

@@ -7,6 +7,10 @@
 //     write_consistency_levels (the consistency and the serial consistency);
 //   - once bound, for a statement outside a batch: maximum_timestamp and
 //     minimum_timestamp against now;
+//   - replica_disk_usage, where Cassandra validates disk usage (each
+//     statement of a batch, conditional or not; a statement outside a batch
+//     without IF conditions, before the timestamp guardrails): each replica
+//     of each partition written that is STUFFED warns, FULL fails;
 //   - on the cells built: column_value_size (each regular and static value,
 //     with a collection element's key), collection_size and
 //     items_per_collection (the elements one statement writes to a
@@ -18,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/coordinator.h"
 #include "guardrails/guardrails.h"
 #include "protocol/request.h"
 #include "query/statements/modification_statement.h"
@@ -37,6 +42,12 @@ struct WriteGuardrails {
 void GuardWriteStatement(const ModificationStatement& statement, const WriteGuardrails& checks);
 // write_consistency_levels for a request (a statement, or a whole batch).
 void GuardWriteConsistency(const protocol::QueryParameters& params, const WriteGuardrails& checks);
+
+// replica_disk_usage for the partitions `statement` writes with `values`.
+// One atomic load while no member is STUFFED or FULL; only then is the
+// statement bound to find its partitions.
+void GuardReplicaDiskUsage(const ModificationStatement& statement, const BoundValues& values,
+                           const cluster::Coordinator& coordinator, const WriteGuardrails& checks);
 
 // maximum_timestamp / minimum_timestamp for a write with USING TIMESTAMP
 // `timestamp`, at `now_micros`.

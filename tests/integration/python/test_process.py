@@ -95,6 +95,14 @@ def test_bad_flag_value(tmp_path, flag, value):
     assert_fails_with_one_line(result, value)
 
 
+def test_max_disk_size_over_the_disk_stops_start_up(tmp_path):
+    result = run([*start_args(tmp_path), "--data-disk-usage-max-disk-size", "1000000000GiB"],
+                 tmp_path)
+    assert_fails_with_one_line(result, "Invalid value for data_disk_usage_max_disk_size: "
+                                       "1000000000GiB specified, but only ",
+                               "are actually available on disk")
+
+
 def test_bad_value_in_config_file(tmp_path):
     config = tmp_path / "sibyl.yaml"
     config.write_text("num_tokens: many\n")
