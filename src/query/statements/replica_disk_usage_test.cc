@@ -93,6 +93,11 @@ TEST_F(ReplicaDiskUsageTest, AFullReplicaRefusesWritesButNotReads) {
   }
   EXPECT_EQ(Applied(), 0u);
   EXPECT_EQ(Warned("SELECT * FROM ks.t WHERE k = 1"), Warnings{});
+  // A table no replica holds gets its own error.
+  EXPECT_STREQ(Error("BEGIN BATCH INSERT INTO system_views.flushes (keyspace_name, table_name) "
+                     "VALUES ('ks', 't'); APPLY BATCH")
+                   .what(),
+               "Modification is not supported by table system_views.flushes");
   // Back under the thresholds: writes go through again.
   states.SetLocal(DiskUsageState::kSpacious);
   EXPECT_EQ(Warned("INSERT INTO ks.t (k, c, v) VALUES (1, 1, 1)"), Warnings{});

@@ -4,6 +4,8 @@
 #include <array>
 #include <cstring>
 
+#include "schema/storage_layout.h"
+
 namespace sibyl::query {
 namespace {
 
@@ -117,6 +119,8 @@ void GuardWriteConsistency(const protocol::QueryParameters& params, const WriteG
 void GuardReplicaDiskUsage(const ModificationStatement& statement, const BoundValues& values,
                            const cluster::Coordinator& coordinator, const WriteGuardrails& checks) {
   if (checks.guardrails == nullptr || !coordinator.AnyReplicaStuffedOrFull()) return;
+  // Virtual and system tables have no replicas (their writes are refused elsewhere).
+  if (!schema::IsStoredTable(*statement.table())) return;
   const BoundWrite write = statement.Bind(values);
   for (const storage::PartitionKey& partition : write.partition_keys()) {
     coordinator.VisitStuffedOrFullReplicas(
