@@ -223,16 +223,42 @@ uint64_t DiskCapacity(const std::filesystem::path& data_directory) {
   return error ? 0 : space.capacity;
 }
 
-// The monitor of the data directory's usage, telling `states` this node's
-// state (docs/guardrails.md "Disk usage").
-std::unique_ptr<DiskUsageMonitor> MakeDiskUsageMonitor(const Config& config,
-                                                       const std::filesystem::path& data_directory,
-                                                       guardrails::Guardrails& guardrails,
-                                                       cluster::DiskUsageStates& states) {
+// Sibyl's defaults, then the configuration's keys, checked as a whole by
+// ValidateConfig but for a data_disk_usage_max_disk_size over the disk,
+// which only the node can see.
+void ConfigureGuardrails(const Config& config, const std::filesystem::path& data_directory,
+                         guardrails::Guardrails& guardrails) {
   for (const guardrails::GuardrailId id :
        {guardrails::GuardrailId::kLocalDataDiskUsage, guardrails::GuardrailId::kReplicaDiskUsage}) {
     guardrails.SetMinNotifyInterval(id, config.disk_usage_notify_interval);
   }
+  guardrails.SetDiskCapacity(DiskCapacity(data_directory));
+  try {
+    guardrails.Apply(config.guardrails);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
+}
+
+// The query processor's options from the configuration.
+query::QueryProcessorOptions MakeProcessorOptions(const Config& config,
+                                                  const guardrails::Guardrails& guardrails) {
+  query::QueryProcessorOptions options;
+  options.read_thresholds.tombstone_warn = config.tombstone_warn_threshold;
+  options.read_thresholds.tombstone_failure = config.tombstone_failure_threshold;
+  options.materialized_views.enabled = config.materialized_views_enabled;
+  options.materialized_views.strict_primary_key_selection =
+      config.materialized_views_strict_primary_key_selection;
+  options.guardrails = &guardrails;
+  return options;
+}
+
+// The monitor of the data directory's usage, telling `states` this node's
+// state (docs/guardrails.md "Disk usage").
+std::unique_ptr<DiskUsageMonitor> MakeDiskUsageMonitor(const Config& config,
+                                                       const std::filesystem::path& data_directory,
+                                                       const guardrails::Guardrails& guardrails,
+                                                       cluster::DiskUsageStates& states) {
   return std::make_unique<DiskUsageMonitor>(
       guardrails, DiskUsageMonitor::OfDirectory(data_directory),
       [&states](guardrails::DiskUsageState state) { states.SetLocal(state); },
@@ -291,15 +317,9 @@ int RunNode(const StartOptions& options) {
         storage::Engine::Open(MakeEngineOptions(config, data_dir.path() / "data"), clock), clock);
     ShowDerivedData(*engine, node_info);
     ShowStorage(*engine, node_info);
-    // Sibyl's defaults, then the configuration's keys (checked as a whole
-    // by ValidateConfig); UPDATE of system_views.guardrails changes them live.
+    // UPDATE of system_views.guardrails changes them live.
     guardrails::Guardrails guardrails;
-    guardrails.SetDiskCapacity(DiskCapacity(data_dir.path()));
-    try {
-      guardrails.Apply(config.guardrails);
-    } catch (const std::invalid_argument& e) {
-      throw ConfigError(e.what());  // data_disk_usage_max_disk_size over the disk
-    }
+    ConfigureGuardrails(config, data_dir.path(), guardrails);
     node_info.guardrails = &guardrails;
     guardrails::ModelWarnings model_warnings;
     node_info.model_warnings = &model_warnings;
@@ -333,13 +353,7 @@ int RunNode(const StartOptions& options) {
     cluster::Coordinator coordinator(*engine, clock);
     coordinator.SetDiskUsageStates(&disk_usage_states);
     // Creates the column families of the schema's tables before serving.
-    query::QueryProcessorOptions processor_options;
-    processor_options.read_thresholds.tombstone_warn = config.tombstone_warn_threshold;
-    processor_options.read_thresholds.tombstone_failure = config.tombstone_failure_threshold;
-    processor_options.materialized_views.enabled = config.materialized_views_enabled;
-    processor_options.guardrails = &guardrails;
-    processor_options.materialized_views.strict_primary_key_selection =
-        config.materialized_views_strict_primary_key_selection;
+    query::QueryProcessorOptions processor_options = MakeProcessorOptions(config, guardrails);
     if (in_cluster) {
       processor_options.after_schema_change = [&cluster_node](uint64_t epoch) {
         cluster_node->AwaitSchemaAgreement(epoch);
