@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <limits>
 #include <map>
 #include <stdexcept>
 
 #include "common/config_values.h"
 #include "common/error.h"
+#include "common/java_number_format.h"
 #include "protocol/request.h"
 
 namespace sibyl::guardrails {
@@ -218,28 +218,6 @@ struct PendingValue {
   uint32_t level_mask = 0;        // consistency-level guardrails
 };
 
-// Cassandra's FileUtils.stringifyFileSize: "1.5 GiB", "100 GiB", "512 bytes"
-// (at most two decimals, none trailing).
-std::string StringifyFileSize(uint64_t bytes) {
-  static constexpr std::pair<double, const char*> kUnits[] = {
-      {1099511627776.0, "TiB"}, {1073741824.0, "GiB"}, {1048576.0, "MiB"}, {1024.0, "KiB"}};
-  double value = static_cast<double>(bytes);
-  const char* unit = "bytes";
-  for (const auto& [size, name] : kUnits) {
-    if (value >= size) {
-      value /= size;
-      unit = name;
-      break;
-    }
-  }
-  char text[64];
-  std::snprintf(text, sizeof(text), "%.2f", value);
-  std::string number = text;
-  number.erase(number.find_last_not_of('0') + 1);
-  if (number.back() == '.') number.pop_back();
-  return number + " " + unit;
-}
-
 PendingValue Parse(std::string_view key, std::string_view raw) {
   const std::optional<GuardrailKey> target = FindGuardrailKey(key);
   if (!target) Invalid("Unknown guardrail key '" + std::string(key) + "'");
@@ -338,7 +316,7 @@ void Guardrails::Apply(const std::vector<std::pair<std::string, std::string>>& s
     if (p.target.field == GuardrailField::kMaxDiskSize && capacity != 0 &&
         p.threshold != kDisabled && static_cast<uint64_t>(p.threshold) > capacity) {
       Invalid("Invalid value for data_disk_usage_max_disk_size: " + p.text +
-              " specified, but only " + StringifyFileSize(capacity) +
+              " specified, but only " + FormatFileSize(static_cast<int64_t>(capacity)) +
               " are actually available on disk");
     }
   }

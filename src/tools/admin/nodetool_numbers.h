@@ -1,16 +1,13 @@
 #pragma once
 // Numbers as nodetool 4.1 prints them, for output that scripts written
-// against nodetool can parse unchanged.
+// against nodetool can parse unchanged. Sizes: FormatFileSize
+// (common/java_number_format.h).
 
-#include <cstdint>
 #include <string>
 
-namespace sibyl::tools::admin {
+#include "common/java_number_format.h"
 
-// A size as FileUtils.stringifyFileSize writes it: the largest binary unit
-// not above the value, at most two decimals without trailing zeros, half to
-// even: "512 bytes", "1 KiB", "70.52 KiB", "3.1 GiB".
-std::string FormatFileSize(int64_t bytes);
+namespace sibyl::tools::admin {
 
 // A fraction as a percentage with `decimals` digits after the point, as
 // DecimalFormat("##0.0%") (decimals 1, status) or "##0.00%" (2, ring) does:
