@@ -205,6 +205,9 @@ def test_random_histories_keep_the_views_exact(session, ks):
             return f"INSERT INTO {ks}.t (k, c, v) VALUES ({k}, {c}, {v}) IF NOT EXISTS"
         return f"UPDATE {ks}.t SET v = null WHERE k = {k} AND c = {c}"
 
+    # Whether some check compared non-empty views: a history can end with every row deleted
+    # or out of both views, so the end state alone cannot show the test was not vacuous.
+    view_rows_seen = 0
     for step in range(120):
         if rng.random() < 0.15:
             batch = BatchStatement()
@@ -218,10 +221,12 @@ def test_random_histories_keep_the_views_exact(session, ks):
             session.execute(statement())
         if step % 4 == 0:
             for view, key, columns, keep in views:
-                check_view(session, f"{ks}.t", f"{ks}.{view}", key, columns, keep,
-                           f"at step {step}, SIBYL_VIEW_SEED={seed}")
-    assert view_rows(session, f"{ks}.by_v", ["v", "k", "c"], []) or \
-        view_rows(session, f"{ks}.by_c", ["c", "k"], []), "the history left the views empty"
+                view_rows_seen += len(check_view(session, f"{ks}.t", f"{ks}.{view}", key, columns,
+                                                 keep, f"at step {step}, SIBYL_VIEW_SEED={seed}"))
+    for view, key, columns, keep in views:
+        check_view(session, f"{ks}.t", f"{ks}.{view}", key, columns, keep,
+                   f"at the end, SIBYL_VIEW_SEED={seed}")
+    assert view_rows_seen > 0, f"the history never put a row in a view, SIBYL_VIEW_SEED={seed}"
 
 
 # --- 3. the view queried like a table ------------------------------------------------------------
