@@ -120,5 +120,8 @@ class CqlError : public std::runtime_error {
 [[noreturn]] inline void ThrowProtocol(std::string message) {
   throw CqlError(ErrorCode::kProtocolError, std::move(message));
 }
+[[noreturn]] inline void ThrowConfig(std::string message) {
+  throw CqlError(ErrorCode::kConfigError, std::move(message));
+}
 
 }  // namespace sibyl

@@ -39,14 +39,6 @@ bool IsListingKeyword(TokenType type, Kind& kind) {
   }
 }
 
-QualifiedName ParseQualifiedFunctionName(ParseContext& ctx) {
-  QualifiedName name;
-  std::string keyspace;
-  name.name = ParseFunctionName(ctx, keyspace);
-  if (!keyspace.empty()) name.keyspace = std::move(keyspace);
-  return name;
-}
-
 // The generic form: ((IDENT | QUOTED_NAME | unreserved_keyword) '.')? (same).
 QualifiedName ParseGenericName(ParseContext& ctx) {
   QualifiedName name;

@@ -13,10 +13,6 @@ namespace {
 
 using OpKind = UpdateOperation::Kind;
 
-bool IsCidentToken(TokenType type) {
-  return IsIdentToken(type) || type == TokenType::kEmptyQuotedName;
-}
-
 bool IsMarkerStart(TokenType type) {
   return type == TokenType::kQmark || type == TokenType::kColon;
 }

@@ -19,14 +19,6 @@ bool ParseCreateOrReplace(ParseContext& ctx) {
   return true;
 }
 
-QualifiedName ParseQualifiedFunctionName(ParseContext& ctx) {
-  QualifiedName name;
-  std::string keyspace;
-  name.name = ParseFunctionName(ctx, keyspace);
-  if (!keyspace.empty()) name.keyspace = std::move(keyspace);
-  return name;
-}
-
 // allowedFunctionName: a function name without keyspace.
 std::string ParseAllowedFunctionName(ParseContext& ctx) {
   const Token& token = ctx.LT(1);

@@ -10,10 +10,6 @@
 namespace sibyl::cql::parser_internal {
 namespace {
 
-bool IsCidentToken(TokenType type) {
-  return IsIdentToken(type) || type == TokenType::kEmptyQuotedName;
-}
-
 // indexIdent: c | VALUES(c) | KEYS(c) | ENTRIES(c) | FULL(c). `values` and
 // `keys` are column names too unless a '(' follows.
 IndexTarget ParseIndexTarget(ParseContext& ctx) {

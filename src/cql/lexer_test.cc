@@ -43,7 +43,7 @@ One Single(std::string_view query) {
   return {tokens[0].type, std::string(tokens[0].text)};
 }
 
-std::string ErrorOf(std::string_view query) {
+std::string LexErrorOf(std::string_view query) {
   TokenList list = Tokenize(query);
   if (!list.error) return "no error";
   return "line " + std::to_string(list.error->line) + ":" + std::to_string(list.error->column) +
@@ -178,7 +178,7 @@ TEST(LexerTest, Uuids) {
   EXPECT_EQ(uuid.text, "550e8400-e29b-41d4-a716-446655440000");
   EXPECT_EQ(Single("DEADBEEF-0000-1111-2222-333344445555").type, T::kUuid);
   // Eight hex digits and a dash commit to a UUID.
-  EXPECT_EQ(ErrorOf("eccb34b0-0d4b-11ea-9d48-0b1cc2ad2f9;"),
+  EXPECT_EQ(LexErrorOf("eccb34b0-0d4b-11ea-9d48-0b1cc2ad2f9;"),
             "line 1:35 mismatched character ';' expecting set null");
 }
 
@@ -222,23 +222,23 @@ TEST(LexerTest, ColumnsCountUtf16Units) {
 }
 
 TEST(LexerTest, Errors) {
-  EXPECT_EQ(ErrorOf("SELECT a @ b"), "line 1:9 no viable alternative at character '@'");
-  EXPECT_EQ(ErrorOf("a\n  #"), "line 2:2 no viable alternative at character '#'");
-  EXPECT_EQ(ErrorOf("'abc"), "line 1:4 mismatched character '<EOF>' expecting '''");
-  EXPECT_EQ(ErrorOf("\"abc"), "line 1:4 mismatched character '<EOF>' expecting '\"'");
-  EXPECT_EQ(ErrorOf("-----"), "line 1:5 mismatched character '<EOF>' expecting set null");
-  EXPECT_EQ(ErrorOf("a // no newline"),
+  EXPECT_EQ(LexErrorOf("SELECT a @ b"), "line 1:9 no viable alternative at character '@'");
+  EXPECT_EQ(LexErrorOf("a\n  #"), "line 2:2 no viable alternative at character '#'");
+  EXPECT_EQ(LexErrorOf("'abc"), "line 1:4 mismatched character '<EOF>' expecting '''");
+  EXPECT_EQ(LexErrorOf("\"abc"), "line 1:4 mismatched character '<EOF>' expecting '\"'");
+  EXPECT_EQ(LexErrorOf("-----"), "line 1:5 mismatched character '<EOF>' expecting set null");
+  EXPECT_EQ(LexErrorOf("a // no newline"),
             "line 1:15 mismatched character '<EOF>' expecting set null");
-  EXPECT_EQ(ErrorOf("/* open"), "line 1:7 mismatched character '<EOF>' expecting '*'");
-  EXPECT_EQ(ErrorOf("a ! b"), "line 1:3 mismatched character ' ' expecting '='");
-  EXPECT_EQ(ErrorOf("$x"), "line 1:1 mismatched character 'x' expecting '$'");
+  EXPECT_EQ(LexErrorOf("/* open"), "line 1:7 mismatched character '<EOF>' expecting '*'");
+  EXPECT_EQ(LexErrorOf("a ! b"), "line 1:3 mismatched character ' ' expecting '='");
+  EXPECT_EQ(LexErrorOf("$x"), "line 1:1 mismatched character 'x' expecting '$'");
   // An unterminated $$ string fails on its last character (Lexer.g's
   // predicate wants two characters left).
-  EXPECT_EQ(ErrorOf("$$abc;"), "line 1:5 mismatched character ';' expecting '$'");
-  EXPECT_EQ(ErrorOf("1e"), "line 1:2 no viable alternative at character '<EOF>'");
-  EXPECT_EQ(ErrorOf("-nx"), "line 1:2 mismatched character 'x' expecting set null");
-  EXPECT_EQ(ErrorOf("x\t\xC3\xA9"), "line 1:2 no viable alternative at character '\xC3\xA9'");
-  EXPECT_EQ(ErrorOf("\n\r\x01"), "line 2:1 no viable alternative at character '\x01'");
+  EXPECT_EQ(LexErrorOf("$$abc;"), "line 1:5 mismatched character ';' expecting '$'");
+  EXPECT_EQ(LexErrorOf("1e"), "line 1:2 no viable alternative at character '<EOF>'");
+  EXPECT_EQ(LexErrorOf("-nx"), "line 1:2 mismatched character 'x' expecting set null");
+  EXPECT_EQ(LexErrorOf("x\t\xC3\xA9"), "line 1:2 no viable alternative at character '\xC3\xA9'");
+  EXPECT_EQ(LexErrorOf("\n\r\x01"), "line 2:1 no viable alternative at character '\x01'");
 }
 
 TEST(LexerTest, StopsAtTheFirstErrorAndRecordsWhereItIsReported) {

@@ -2,18 +2,11 @@
 
 #include <algorithm>
 
+#include "common/ascii_case.h"
 #include "cql/keywords.h"
 
 namespace sibyl::cql::parser_internal {
 namespace {
-
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return lower;
-}
 
 // ksName, cfName and idxName: the same tokens as ident, and a bind marker,
 // which the grammar accepts only to say it cannot be used there.
@@ -34,6 +27,10 @@ bool IsIdentToken(TokenType type) {
   return type == TokenType::kIdent || type == TokenType::kQuotedName || IsUnreservedKeyword(type);
 }
 
+bool IsCidentToken(TokenType type) {
+  return IsIdentToken(type) || type == TokenType::kEmptyQuotedName;
+}
+
 bool IsFunctionNameToken(TokenType type) {
   return type == TokenType::kIdent || type == TokenType::kQuotedName ||
          IsUnreservedFunctionKeyword(type) || type == TokenType::kKwToken ||
@@ -43,7 +40,7 @@ bool IsFunctionNameToken(TokenType type) {
 std::string NameText(const Token& token) {
   if (token.type == TokenType::kQuotedName) return std::string(token.text);
   if (token.type == TokenType::kEmptyQuotedName) return "";
-  return Lower(token.text);
+  return AsciiLower(token.text);
 }
 
 std::string ParseIdent(ParseContext& ctx) {
@@ -100,6 +97,14 @@ std::string ParseFunctionName(ParseContext& ctx, std::string& keyspace) {
   if (!IsFunctionNameToken(token.type)) ctx.NoViableAlt(1);
   ctx.Consume();
   return NameText(token);
+}
+
+QualifiedName ParseQualifiedFunctionName(ParseContext& ctx) {
+  QualifiedName name;
+  std::string keyspace;
+  name.name = ParseFunctionName(ctx, keyspace);
+  if (!keyspace.empty()) name.keyspace = std::move(keyspace);
+  return name;
 }
 
 std::string QuoteName(std::string_view name) {

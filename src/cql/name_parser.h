@@ -16,6 +16,9 @@ namespace sibyl::cql::parser_internal {
 // function keyword, TOKEN, COUNT.
 [[nodiscard]] bool IsFunctionNameToken(TokenType type);
 
+// What cident accepts: an ident token or the empty quoted name.
+[[nodiscard]] bool IsCidentToken(TokenType type);
+
 // ident / noncol_ident / fident / sident (they accept the same tokens).
 std::string ParseIdent(ParseContext& ctx);
 // cident: ident, or "" for the empty quoted name.
@@ -39,6 +42,8 @@ std::string NameText(const Token& token);
 // functionName: [keyspace '.'] allowedFunctionName. Sets `keyspace` (empty
 // when none) and returns the name.
 std::string ParseFunctionName(ParseContext& ctx, std::string& keyspace);
+// functionName as a QualifiedName (no keyspace when none is written).
+QualifiedName ParseQualifiedFunctionName(ParseContext& ctx);
 
 // A name as CQL text: bare when it is [a-z][a-z0-9_]* and not a reserved
 // keyword, else double-quoted.

@@ -22,7 +22,7 @@ SelectStatement Select(std::string_view query) {
 }
 
 // The SyntaxException message for `query`, or "parsed" when it parses.
-std::string ErrorOf(std::string_view query) {
+std::string ParseErrorOf(std::string_view query) {
   try {
     static_cast<void>(ParseStatement(query));
   } catch (const CqlError& e) {
@@ -78,7 +78,7 @@ TEST(ParserTest, DriverSystemQueries) {
         "SELECT * FROM system_schema.aggregates WHERE keyspace_name = 'ks' AND aggregate_name = "
         "'a' AND argument_types = ['int', 'frozen<list<text>>']",
         "SELECT * FROM system_schema.types WHERE keyspace_name = 'ks' AND type_name = 'u'"}) {
-    EXPECT_EQ(ErrorOf(query), "parsed") << query;
+    EXPECT_EQ(ParseErrorOf(query), "parsed") << query;
   }
 }
 
@@ -97,9 +97,9 @@ TEST(ParserTest, IdentifierCaseRules) {
   EXPECT_EQ(keywords.selectors[2].name, "SELECT");
   EXPECT_EQ(keywords.table.name, "values");
   EXPECT_EQ(keywords.where[0].columns[0], "type");
-  EXPECT_EQ(ErrorOf("SELECT select FROM t"),
+  EXPECT_EQ(ParseErrorOf("SELECT select FROM t"),
             "line 1:7 no viable alternative at input 'select' (SELECT [select]...)");
-  EXPECT_EQ(ErrorOf("SELECT a FROM table"),
+  EXPECT_EQ(ParseErrorOf("SELECT a FROM table"),
             "line 1:14 no viable alternative at input 'table' (SELECT a FROM [table])");
 }
 
@@ -309,8 +309,8 @@ TEST(ParserTest, Use) {
   ParsedStatement parsed = ParseStatement("USE MyKs;");
   EXPECT_EQ(std::get<UseStatement>(parsed.statement).keyspace, "myks");
   EXPECT_EQ(std::get<UseStatement>(ParseStatement("use \"MyKs\"").statement).keyspace, "MyKs");
-  EXPECT_EQ(ErrorOf("USE ?"), "Bind variables cannot be used for keyspace names");
-  EXPECT_EQ(ErrorOf("USE ks extra"),
+  EXPECT_EQ(ParseErrorOf("USE ?"), "Bind variables cannot be used for keyspace names");
+  EXPECT_EQ(ParseErrorOf("USE ks extra"),
             "line 1:7 mismatched input 'extra' expecting EOF (USE ks [extra])");
 }
 
@@ -380,100 +380,104 @@ TEST(ParserTest, BindMarkersInEveryStatement) {
 }
 
 TEST(ParserTest, LexerErrorsAnywhere) {
-  EXPECT_EQ(ErrorOf("INSERT INTO t (a) VALUES ('unterminated)"),
+  EXPECT_EQ(ParseErrorOf("INSERT INTO t (a) VALUES ('unterminated)"),
             "line 1:40 mismatched character '<EOF>' expecting '''");
-  EXPECT_EQ(ErrorOf("CREATE TABLE t (a int PRIMARY KEY) WITH comment = 'x' @"),
+  EXPECT_EQ(ParseErrorOf("CREATE TABLE t (a int PRIMARY KEY) WITH comment = 'x' @"),
             "line 1:54 no viable alternative at character '@'");
 }
 
 TEST(ParserTest, StatementStartErrors) {
-  EXPECT_EQ(ErrorOf(""), "line 0:-1 no viable alternative at input '<EOF>'");
-  EXPECT_EQ(ErrorOf("   \n\t"), "line 0:-1 no viable alternative at input '<EOF>'");
-  EXPECT_EQ(ErrorOf("-- just a comment\n"), "line 0:-1 no viable alternative at input '<EOF>'");
-  EXPECT_EQ(ErrorOf("/* block */"), "line 0:-1 no viable alternative at input '<EOF>'");
-  EXPECT_EQ(ErrorOf(";"), "line 1:0 no viable alternative at input ';' ([;])");
-  EXPECT_EQ(ErrorOf("FOO BAR"), "line 1:0 no viable alternative at input 'FOO' ([FOO]...)");
-  EXPECT_EQ(ErrorOf("CREATE FOO"), "line 1:7 no viable alternative at input 'FOO' ([CREATE] FOO)");
-  EXPECT_EQ(ErrorOf("drop eomployee_info;"),
+  EXPECT_EQ(ParseErrorOf(""), "line 0:-1 no viable alternative at input '<EOF>'");
+  EXPECT_EQ(ParseErrorOf("   \n\t"), "line 0:-1 no viable alternative at input '<EOF>'");
+  EXPECT_EQ(ParseErrorOf("-- just a comment\n"),
+            "line 0:-1 no viable alternative at input '<EOF>'");
+  EXPECT_EQ(ParseErrorOf("/* block */"), "line 0:-1 no viable alternative at input '<EOF>'");
+  EXPECT_EQ(ParseErrorOf(";"), "line 1:0 no viable alternative at input ';' ([;])");
+  EXPECT_EQ(ParseErrorOf("FOO BAR"), "line 1:0 no viable alternative at input 'FOO' ([FOO]...)");
+  EXPECT_EQ(ParseErrorOf("CREATE FOO"),
+            "line 1:7 no viable alternative at input 'FOO' ([CREATE] FOO)");
+  EXPECT_EQ(ParseErrorOf("drop eomployee_info;"),
             "line 1:5 no viable alternative at input 'eomployee_info' ([drop] eomployee_info...)");
-  EXPECT_EQ(ErrorOf("CREATE"), "line 0:-1 no viable alternative at input '<EOF>'");
+  EXPECT_EQ(ParseErrorOf("CREATE"), "line 0:-1 no viable alternative at input '<EOF>'");
   // SCHEMA lexes as K_SCHEMA, which CREATE does not take (only DESCRIBE does).
-  EXPECT_EQ(ErrorOf("CREATE SCHEMA ks WITH x = 1"),
+  EXPECT_EQ(ParseErrorOf("CREATE SCHEMA ks WITH x = 1"),
             "line 1:7 no viable alternative at input 'SCHEMA' ([CREATE] SCHEMA...)");
-  EXPECT_EQ(ErrorOf("CREATE OR FOO"),
+  EXPECT_EQ(ParseErrorOf("CREATE OR FOO"),
             "line 1:10 no viable alternative at input 'FOO' ([CREATE] OR...)");
-  EXPECT_EQ(ErrorOf("INSERT t (a) VALUES (1)"),
+  EXPECT_EQ(ParseErrorOf("INSERT t (a) VALUES (1)"),
             "line 1:7 mismatched input 't' expecting K_INTO (INSERT [t]...)");
-  EXPECT_EQ(ErrorOf("BEGIN INSERT"),
+  EXPECT_EQ(ParseErrorOf("BEGIN INSERT"),
             "line 1:6 mismatched input 'INSERT' expecting K_BATCH (BEGIN [INSERT])");
-  EXPECT_EQ(ErrorOf("CREATE MATERIALIZED v"),
+  EXPECT_EQ(ParseErrorOf("CREATE MATERIALIZED v"),
             "line 1:20 mismatched input 'v' expecting K_VIEW (CREATE MATERIALIZED [v])");
 }
 
 TEST(ParserTest, SelectErrors) {
   // Cassandra 4.1 answers these exactly so.
-  EXPECT_EQ(ErrorOf("SELECT * FRM t"),
+  EXPECT_EQ(ParseErrorOf("SELECT * FRM t"),
             "line 1:9 mismatched input 'FRM' expecting K_FROM (SELECT * [FRM]...)");
-  EXPECT_EQ(ErrorOf("SELECT * zeppelin.albums;"),
+  EXPECT_EQ(ParseErrorOf("SELECT * zeppelin.albums;"),
             "line 1:9 mismatched input 'zeppelin' expecting K_FROM (SELECT * [zeppelin]...)");
-  EXPECT_EQ(ErrorOf("select*\n;"), "line 2:0 mismatched input ';' expecting K_FROM (select*[;])");
-  EXPECT_EQ(ErrorOf("SELECT * FROM t LIMIT 10 OFFSET 10"),
+  EXPECT_EQ(ParseErrorOf("select*\n;"),
+            "line 2:0 mismatched input ';' expecting K_FROM (select*[;])");
+  EXPECT_EQ(ParseErrorOf("SELECT * FROM t LIMIT 10 OFFSET 10"),
             "line 1:25 mismatched input 'OFFSET' expecting EOF (...* FROM t LIMIT 10 [OFFSET]...)");
-  EXPECT_EQ(ErrorOf("select a, b from ks.t AND token(a) >= ?"),
+  EXPECT_EQ(ParseErrorOf("select a, b from ks.t AND token(a) >= ?"),
             "line 1:22 mismatched input 'AND' expecting EOF (..., b from ks.t [AND]...)");
-  EXPECT_EQ(ErrorOf("SELECT * FROM"), "line 0:-1 no viable alternative at input '<EOF>'");
-  EXPECT_EQ(ErrorOf("SELECT FROM t"),
+  EXPECT_EQ(ParseErrorOf("SELECT * FROM"), "line 0:-1 no viable alternative at input '<EOF>'");
+  EXPECT_EQ(ParseErrorOf("SELECT FROM t"),
             "line 1:7 no viable alternative at input 'FROM' (SELECT [FROM]...)");
-  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE"), "line 0:-1 no viable alternative at input '<EOF>'");
-  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a b"),
-            "line 1:24 no viable alternative at input 'b' (SELECT * FROM t WHERE [a] b)");
-  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a IN 1"),
-            "line 1:27 no viable alternative at input '1' (SELECT * FROM t WHERE [a] IN...)");
-  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a = 1 AND"),
+  EXPECT_EQ(ParseErrorOf("SELECT * FROM t WHERE"),
             "line 0:-1 no viable alternative at input '<EOF>'");
-  EXPECT_EQ(ErrorOf("SELECT * FROM t ORDER a"),
+  EXPECT_EQ(ParseErrorOf("SELECT * FROM t WHERE a b"),
+            "line 1:24 no viable alternative at input 'b' (SELECT * FROM t WHERE [a] b)");
+  EXPECT_EQ(ParseErrorOf("SELECT * FROM t WHERE a IN 1"),
+            "line 1:27 no viable alternative at input '1' (SELECT * FROM t WHERE [a] IN...)");
+  EXPECT_EQ(ParseErrorOf("SELECT * FROM t WHERE a = 1 AND"),
+            "line 0:-1 no viable alternative at input '<EOF>'");
+  EXPECT_EQ(ParseErrorOf("SELECT * FROM t ORDER a"),
             "line 1:22 mismatched input 'a' expecting K_BY (SELECT * FROM t ORDER [a])");
-  EXPECT_EQ(ErrorOf("SELECT * FROM t LIMIT 'x'"),
+  EXPECT_EQ(ParseErrorOf("SELECT * FROM t LIMIT 'x'"),
             "line 1:22 no viable alternative at input 'x' (SELECT * FROM t LIMIT [']...)");
-  EXPECT_EQ(ErrorOf("SELECT * FROM t ALLOW"),
+  EXPECT_EQ(ParseErrorOf("SELECT * FROM t ALLOW"),
             "line 0:-1 mismatched input '<EOF>' expecting "
             "K_FILTERING");
-  EXPECT_EQ(ErrorOf("SELECT * FROM ?"), "Bind variables cannot be used for table names");
-  EXPECT_EQ(ErrorOf("SELECT * FROM ?.t"), "Bind variables cannot be used for keyspace names");
-  EXPECT_EQ(ErrorOf("SELECT (frozen<int>) ? FROM t"),
+  EXPECT_EQ(ParseErrorOf("SELECT * FROM ?"), "Bind variables cannot be used for table names");
+  EXPECT_EQ(ParseErrorOf("SELECT * FROM ?.t"), "Bind variables cannot be used for keyspace names");
+  EXPECT_EQ(ParseErrorOf("SELECT (frozen<int>) ? FROM t"),
             "frozen<> is only allowed on collections, tuples, and user-defined types (got int)");
-  EXPECT_EQ(ErrorOf("SELECT count(*) FROM t WHERE a = (byte) ?"),
+  EXPECT_EQ(ParseErrorOf("SELECT count(*) FROM t WHERE a = (byte) ?"),
             "Invalid (reserved) user type name byte");
   // The first error wins: a lexer error after the parser's failure point is
   // not reached, one before it is reported first.
-  EXPECT_EQ(ErrorOf("SELECT * FRM t @"),
+  EXPECT_EQ(ParseErrorOf("SELECT * FRM t @"),
             "line 1:9 mismatched input 'FRM' expecting K_FROM (SELECT * [FRM]...)");
-  EXPECT_EQ(ErrorOf("SELECT * @ FRM t"), "line 1:9 no viable alternative at character '@'");
-  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a = 1 -- no newline"),
+  EXPECT_EQ(ParseErrorOf("SELECT * @ FRM t"), "line 1:9 no viable alternative at character '@'");
+  EXPECT_EQ(ParseErrorOf("SELECT * FROM t WHERE a = 1 -- no newline"),
             "line 1:41 mismatched character '<EOF>' expecting set null");
 }
 
 TEST(ParserTest, ErrorSnippetsFollowCassandrasRules) {
   // Hidden tokens count in the ten-token window; lines are joined.
-  EXPECT_EQ(ErrorOf("SELECT *\nFROM t\nWHERE a = 1\nLIMIT 1 2"),
+  EXPECT_EQ(ParseErrorOf("SELECT *\nFROM t\nWHERE a = 1\nLIMIT 1 2"),
             "line 4:8 mismatched input '2' expecting EOF (...a = 1LIMIT 1 [2])");
   // String tokens are measured by their unescaped text, as in Cassandra, so
   // the brackets land short of the token's end.
-  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a = 'x' 'it''s'"),
+  EXPECT_EQ(ParseErrorOf("SELECT * FROM t WHERE a = 'x' 'it''s'"),
             "line 1:30 mismatched input 'it's' expecting EOF (...t WHERE a = 'x' ['it']...)");
   // Columns count UTF-16 units.
-  EXPECT_EQ(ErrorOf("SELECT * FROM t WHERE a = '\xF0\x9F\x98\x80' b"),
+  EXPECT_EQ(ParseErrorOf("SELECT * FROM t WHERE a = '\xF0\x9F\x98\x80' b"),
             "line 1:31 mismatched input 'b' expecting EOF (...t WHERE a = '\xF0\x9F\x98\x80' [b])");
 }
 
 TEST(ParserTest, DeepNestingIsRefusedNotFatal) {
   std::string deep = "SELECT * FROM t WHERE a = " + std::string(5000, '(') + "1";
-  EXPECT_NE(ErrorOf(deep).find("nested too deeply"), std::string::npos);
+  EXPECT_NE(ParseErrorOf(deep).find("nested too deeply"), std::string::npos);
   std::string chain = "SELECT * FROM t WHERE a = 1";
   for (int i = 0; i < 5000; ++i) chain += " + 1";
-  EXPECT_NE(ErrorOf(chain).find("nested too deeply"), std::string::npos);
+  EXPECT_NE(ParseErrorOf(chain).find("nested too deeply"), std::string::npos);
   std::string brackets = "SELECT " + std::string(5000, '[') + " FROM t";
-  EXPECT_NE(ErrorOf(brackets).find("nested too deeply"), std::string::npos);
+  EXPECT_NE(ParseErrorOf(brackets).find("nested too deeply"), std::string::npos);
 }
 
 }  // namespace

@@ -9,10 +9,6 @@ namespace {
 using Op = Relation::Op;
 using Lhs = Relation::Lhs;
 
-bool IsCidentToken(TokenType type) {
-  return IsIdentToken(type) || type == TokenType::kEmptyQuotedName;
-}
-
 bool IsRelationType(TokenType type) {
   switch (type) {
     case TokenType::kEq:

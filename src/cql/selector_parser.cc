@@ -182,7 +182,7 @@ Selector ParseSimpleUnaliasedSelector(ParseContext& ctx) {
 }
 
 // '(' starts a type hint, `(int) ?`, or a parenthesized selector or tuple.
-Selector ParseParenthesized(ParseContext& ctx) {
+Selector ParseParenthesizedSelector(ParseContext& ctx) {
   bool hint = CanStartType(ctx.LA(2)) && ctx.Speculate([&] {
     ctx.Consume();  // '('
     ParseComparatorType(ctx);
@@ -259,7 +259,7 @@ Selector ParseSelectionGroupWithoutField(ParseContext& ctx) {
   ParseContext::NestingGuard guard(ctx);
   switch (ctx.LA(1)) {
     case TokenType::kLParen:
-      return ParseParenthesized(ctx);
+      return ParseParenthesizedSelector(ctx);
     case TokenType::kLBracket:
       return ParseSelectionList(ctx);
     case TokenType::kLBrace:

@@ -111,7 +111,7 @@ Term ParseTypeHint(ParseContext& ctx) {
 // A '(' starts a type hint or a tuple literal. It is a type hint when a type
 // and ')' follow, and then something that can start a term: `(int) ?` is a
 // hint, `('abc')` a tuple.
-Term ParseParenthesized(ParseContext& ctx) {
+Term ParseParenthesizedTerm(ParseContext& ctx) {
   bool hint = CanStartType(ctx.LA(2)) && ctx.Speculate([&] {
     ctx.Consume();  // '('
     ParseComparatorType(ctx);
@@ -143,7 +143,7 @@ Term ParseSimpleTerm(ParseContext& ctx) {
     case TokenType::kLBrace:
       return ParseBraceLiteral(ctx);
     case TokenType::kLParen:
-      return ParseParenthesized(ctx);
+      return ParseParenthesizedTerm(ctx);
     case TokenType::kKwNull:
       ctx.Consume();
       return MakeTerm(Term::Kind::kNull);

@@ -25,7 +25,7 @@ bool IsReservedTypeName(std::string_view text) {
   return false;
 }
 
-RawType ParseUserTypeName(ParseContext& ctx) {
+RawType ParseUserTypeReference(ParseContext& ctx) {
   RawType type;
   type.freezable = true;
   if (ctx.LA(2) == TokenType::kDot) {
@@ -68,7 +68,7 @@ RawType ParseRawType(ParseContext& ctx) {
   TokenType first = ctx.LA(1);
   if (IsNativeTypeKeyword(first)) {
     // int.foo is a user type in keyspace "int".
-    if (ctx.LA(2) == TokenType::kDot) return ParseUserTypeName(ctx);
+    if (ctx.LA(2) == TokenType::kDot) return ParseUserTypeReference(ctx);
     return RawType{ParseNativeType(ctx), false};
   }
   bool opens = ctx.LA(2) == TokenType::kLt;
@@ -118,7 +118,7 @@ RawType ParseRawType(ParseContext& ctx) {
     default:
       break;
   }
-  if (IsIdentToken(first)) return ParseUserTypeName(ctx);
+  if (IsIdentToken(first)) return ParseUserTypeReference(ctx);
   ctx.NoViableAlt(1);
 }
 

@@ -29,7 +29,7 @@ using namespace storage;
 using namespace storage::testing;
 using namespace index::testing;
 using Target = IndexLayout::Target;
-using Source = IndexLayout::Source;
+using IndexSource = IndexLayout::Source;
 
 types::Uuid IndexId(uint8_t n) {
   types::Uuid id;
@@ -41,7 +41,7 @@ types::Uuid IndexId(uint8_t n) {
 // MakeTable with an index of every kind.
 TableLayout IndexedTable() {
   TableLayout table = MakeTable(1);
-  auto add = [&](std::string name, Target target, Source source, std::string column,
+  auto add = [&](std::string name, Target target, IndexSource source, std::string column,
                  types::TypePtr type) {
     IndexLayout index;
     index.id = IndexId(static_cast<uint8_t>(table.indexes.size() + 1));
@@ -54,15 +54,15 @@ TableLayout IndexedTable() {
   };
   const auto& column = [&](const char* name) { return table.FindColumn(name)->type; };
   const auto i = types::CqlType::Native(types::Kind::kInt);
-  add("by_v", Target::kSimple, Source::kColumn, "v", column("v"));
-  add("by_s", Target::kSimple, Source::kColumn, "s", column("s"));
-  add("by_l", Target::kValues, Source::kColumn, "l", column("l"));
-  add("by_st", Target::kValues, Source::kColumn, "st", column("st"));
-  add("by_m_keys", Target::kKeys, Source::kColumn, "m", column("m"));
-  add("by_m_values", Target::kValues, Source::kColumn, "m", column("m"));
-  add("by_m_entries", Target::kEntries, Source::kColumn, "m", column("m"));
-  add("by_c", Target::kSimple, Source::kClustering, "c", i);
-  add("by_pk", Target::kSimple, Source::kPartitionKey, "pk", i);
+  add("by_v", Target::kSimple, IndexSource::kColumn, "v", column("v"));
+  add("by_s", Target::kSimple, IndexSource::kColumn, "s", column("s"));
+  add("by_l", Target::kValues, IndexSource::kColumn, "l", column("l"));
+  add("by_st", Target::kValues, IndexSource::kColumn, "st", column("st"));
+  add("by_m_keys", Target::kKeys, IndexSource::kColumn, "m", column("m"));
+  add("by_m_values", Target::kValues, IndexSource::kColumn, "m", column("m"));
+  add("by_m_entries", Target::kEntries, IndexSource::kColumn, "m", column("m"));
+  add("by_c", Target::kSimple, IndexSource::kClustering, "c", i);
+  add("by_pk", Target::kSimple, IndexSource::kPartitionKey, "pk", i);
   return table;
 }
 
@@ -75,14 +75,14 @@ ReadResult BruteForce(const Engine& engine, const TableLayout& table, const Inde
   ReadResult all = engine.Read(scan);
   ReadResult out;
   for (ReadPartition& partition : all.partitions) {
-    if (index.source == Source::kPartitionKey) {
+    if (index.source == IndexSource::kPartitionKey) {
       // The partition matches, with its rows or, without any, its static row.
       if (RowMatches(table, index, query, partition.key, ReadRow{})) {
         out.partitions.push_back(std::move(partition));
       }
       continue;
     }
-    if (index.source == Source::kColumn && table.FindColumn(index.column)->is_static) {
+    if (index.source == IndexSource::kColumn && table.FindColumn(index.column)->is_static) {
       if (partition.static_row &&
           RowMatches(table, index, query, partition.key, *partition.static_row)) {
         out.partitions.push_back(std::move(partition));

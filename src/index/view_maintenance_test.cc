@@ -31,7 +31,7 @@ namespace {
 using namespace storage;
 using namespace storage::testing;
 using namespace index::testing;
-using Source = ViewLayout::Source;
+using ViewSource = ViewLayout::Source;
 
 types::Uuid ViewId(uint8_t n) {
   types::Uuid id;
@@ -40,14 +40,14 @@ types::Uuid ViewId(uint8_t n) {
   return id;
 }
 
-Source FromPartitionKey() {
-  return {Source::Kind::kPartitionKey, 0, "pk", types::CqlType::Native(types::Kind::kInt)};
+ViewSource FromPartitionKey() {
+  return {ViewSource::Kind::kPartitionKey, 0, "pk", types::CqlType::Native(types::Kind::kInt)};
 }
-Source FromClustering() {
-  return {Source::Kind::kClustering, 0, "c", types::CqlType::Native(types::Kind::kInt)};
+ViewSource FromClustering() {
+  return {ViewSource::Kind::kClustering, 0, "c", types::CqlType::Native(types::Kind::kInt)};
 }
-Source FromColumn(const TableLayout& base, const std::string& name) {
-  return {Source::Kind::kColumn, 0, name, base.FindColumn(name)->type};
+ViewSource FromColumn(const TableLayout& base, const std::string& name) {
+  return {ViewSource::Kind::kColumn, 0, name, base.FindColumn(name)->type};
 }
 
 // The view's own table: its key columns' types, then its columns'.
@@ -56,8 +56,9 @@ TableLayout ViewTable(const TableLayout& base, const ViewLayout& view) {
   table.id = view.id;
   table.keyspace = base.keyspace;
   table.name = view.name;
-  for (const Source& source : view.partition_key) table.partition_key_types.push_back(source.type);
-  for (const Source& source : view.clustering) table.clustering.push_back({source.type, false});
+  for (const ViewSource& source : view.partition_key)
+    table.partition_key_types.push_back(source.type);
+  for (const ViewSource& source : view.clustering) table.clustering.push_back({source.type, false});
   for (const std::string& column : view.columns) table.columns.push_back(*base.FindColumn(column));
   return table;
 }

@@ -7,19 +7,15 @@
 
 #include "common/check.h"
 #include "common/error.h"
+#include "locator/locator_class_name.h"
 
 namespace sibyl::locator {
 namespace {
 
-constexpr std::string_view kPackage = "org.apache.cassandra.locator.";
 constexpr std::string_view kSimpleClass = "org.apache.cassandra.locator.SimpleStrategy";
 constexpr std::string_view kNetworkTopologyClass =
     "org.apache.cassandra.locator.NetworkTopologyStrategy";
 constexpr std::string_view kLocalClass = "org.apache.cassandra.locator.LocalStrategy";
-
-[[noreturn]] void ThrowConfig(std::string message) {
-  throw CqlError(ErrorCode::kConfigError, std::move(message));
-}
 
 // Java's Integer.parseInt: an optional sign, then decimal digits, in range.
 std::optional<int> ParseJavaInt(std::string_view text) {
@@ -55,12 +51,6 @@ int ParseReplicationFactor(std::string_view text) {
   }
   if (all < 0) ThrowConfig("Replication factor must be non-negative, found " + std::to_string(all));
   return all;
-}
-
-// AbstractReplicationStrategy.getClass: short names live in the locator package.
-std::string ResolveClass(std::string_view name) {
-  if (name.find('.') == std::string_view::npos) return std::string(kPackage) + std::string(name);
-  return std::string(name);
 }
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
@@ -162,7 +152,7 @@ ReplicationStrategy ReplicationStrategy::FromMap(
     const std::map<std::string, std::string>& replication) {
   const auto class_it = replication.find("class");
   if (class_it == replication.end()) ThrowConfig("Missing replication strategy class");
-  const std::string class_name = ResolveClass(class_it->second);
+  const std::string class_name = QualifiedLocatorClass(class_it->second);
   if (class_name == kSimpleClass) {
     const auto rf = replication.find("replication_factor");
     if (rf == replication.end()) {

@@ -291,8 +291,14 @@ std::vector<NodeId> SkippingPlacement(dht::Token token, const TokenRing& ring,
   auto add = [&](const std::string& dc, const NodeId& node) {
     if (found[dc].insert(node).second) replicas.push_back(node);
   };
+  // Once every datacenter has its replicas the rest of the ring changes nothing.
+  auto complete = [&] {
+    return std::all_of(factors.begin(), factors.end(), [&](const auto& factor) {
+      return found[factor.first].size() >= wanted(factor.first);
+    });
+  };
   const size_t start = ring.FirstTokenIndex(token);
-  for (size_t step = 0; step < ring.size(); ++step) {
+  for (size_t step = 0; step < ring.size() && !complete(); ++step) {
     const NodeId& node = ring.NodeAt((start + step) % ring.size());
     const Location& at = topology.LocationOf(node);
     if (found[at.datacenter].size() >= wanted(at.datacenter)) continue;

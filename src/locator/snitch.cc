@@ -10,21 +10,16 @@
 
 #include "common/error.h"
 #include "locator/java_properties.h"
+#include "locator/locator_class_name.h"
 
 namespace sibyl::locator {
 namespace {
-
-constexpr std::string_view kPackage = "org.apache.cassandra.locator.";
 
 // Cassandra 4.1's snitches (endpoint_snitch values) that Sibyl does not
 // implement, so that their names get a precise refusal.
 constexpr std::array<std::string_view, 7> kUnsupportedSnitches = {
     "PropertyFileSnitch", "RackInferringSnitch", "Ec2Snitch",         "Ec2MultiRegionSnitch",
     "GoogleCloudSnitch",  "CloudstackSnitch",    "AlibabaCloudSnitch"};
-
-[[noreturn]] void ThrowConfig(std::string message) {
-  throw CqlError(ErrorCode::kConfigError, std::move(message));
-}
 
 std::string MissingDcOrRack() {
   return "DC or rack not found in snitch properties, check your configuration in: " +
@@ -68,7 +63,7 @@ std::optional<std::string> ReadFile(const std::filesystem::path& path, std::stri
 }  // namespace
 
 Snitch Snitch::Simple() {
-  return Snitch(std::string(kPackage) + "SimpleSnitch", {"datacenter1", "rack1"}, false);
+  return Snitch(std::string(kLocatorPackage) + "SimpleSnitch", {"datacenter1", "rack1"}, false);
 }
 
 Snitch Snitch::GossipingPropertyFile(const std::map<std::string, std::string>& properties) {
@@ -76,7 +71,7 @@ Snitch Snitch::GossipingPropertyFile(const std::map<std::string, std::string>& p
   const auto rack = properties.find("rack");
   if (dc == properties.end() || rack == properties.end()) ThrowConfig(MissingDcOrRack());
   const auto prefer_local = properties.find("prefer_local");
-  return Snitch(std::string(kPackage) + "GossipingPropertyFileSnitch",
+  return Snitch(std::string(kLocatorPackage) + "GossipingPropertyFileSnitch",
                 {JavaTrim(dc->second), JavaTrim(rack->second)},
                 prefer_local != properties.end() && JavaParseBoolean(prefer_local->second));
 }
@@ -85,10 +80,8 @@ Snitch Snitch::FromConfig(std::string_view endpoint_snitch,
                           const std::filesystem::path& rackdc_properties) {
   // DatabaseDescriptor.createEndpointSnitch: a name without a dot is in the
   // locator package.
-  std::string class_name(endpoint_snitch);
-  if (class_name.find('.') == std::string::npos) class_name.insert(0, kPackage);
-  const std::string_view short_name =
-      class_name.starts_with(kPackage) ? std::string_view(class_name).substr(kPackage.size()) : "";
+  const std::string class_name = QualifiedLocatorClass(endpoint_snitch);
+  const std::string_view short_name = LocatorPackageMember(class_name);
   if (short_name == "SimpleSnitch") return Simple();
   if (short_name == "GossipingPropertyFileSnitch") {
     std::string reason;

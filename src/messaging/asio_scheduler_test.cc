@@ -12,14 +12,14 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 
 // Generous: only a broken scheduler makes a test wait this long.
-constexpr auto kDeadline = seconds(30);
+constexpr auto kSchedulerDeadline = seconds(30);
 
 TEST(AsioSchedulerTest, PostRunsOnTheSchedulersThread) {
   AsioScheduler scheduler(2);
   std::promise<std::thread::id> ran_on;
   scheduler.Post([&] { ran_on.set_value(std::this_thread::get_id()); });
   auto future = ran_on.get_future();
-  ASSERT_EQ(future.wait_for(kDeadline), std::future_status::ready);
+  ASSERT_EQ(future.wait_for(kSchedulerDeadline), std::future_status::ready);
   EXPECT_NE(future.get(), std::this_thread::get_id());
 }
 
@@ -29,7 +29,7 @@ TEST(AsioSchedulerTest, RunAfterWaitsAtLeastItsDelay) {
   std::promise<TimePoint> ran_at;
   scheduler.RunAfter(milliseconds(30), [&] { ran_at.set_value(SchedulerClock::now()); });
   auto future = ran_at.get_future();
-  ASSERT_EQ(future.wait_for(kDeadline), std::future_status::ready);
+  ASSERT_EQ(future.wait_for(kSchedulerDeadline), std::future_status::ready);
   EXPECT_GE(future.get() - start, milliseconds(30));
 }
 
@@ -43,7 +43,7 @@ TEST(AsioSchedulerTest, CancelledTasksNeverRun) {
   // cancelled, it would have run by then.
   std::promise<void> later;
   scheduler.RunAfter(milliseconds(60), [&] { later.set_value(); });
-  ASSERT_EQ(later.get_future().wait_for(kDeadline), std::future_status::ready);
+  ASSERT_EQ(later.get_future().wait_for(kSchedulerDeadline), std::future_status::ready);
   EXPECT_FALSE(cancelled_ran.load());
 }
 
@@ -51,7 +51,7 @@ TEST(AsioSchedulerTest, CancelAfterTheTaskRanReturnsFalse) {
   AsioScheduler scheduler(1);
   std::promise<void> ran;
   const TimerHandle handle = scheduler.RunAfter(milliseconds(0), [&] { ran.set_value(); });
-  ASSERT_EQ(ran.get_future().wait_for(kDeadline), std::future_status::ready);
+  ASSERT_EQ(ran.get_future().wait_for(kSchedulerDeadline), std::future_status::ready);
   EXPECT_FALSE(scheduler.Cancel(handle));
 }
 

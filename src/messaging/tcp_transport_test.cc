@@ -23,7 +23,7 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 
 // Generous: only a broken transport makes a test wait this long.
-constexpr auto kDeadline = seconds(30);
+constexpr auto kTransportDeadline = seconds(30);
 
 TcpTransportOptions Options(const std::string& ip, uint16_t port = 0) {
   return TcpTransportOptions{.listen = PeerAddress{ip, port},
@@ -54,7 +54,7 @@ struct TcpNode {
     service.SendRequest(to, Verb::kRead, std::move(payload), timeout,
                         [promise](Reply reply) { promise->set_value(std::move(reply)); });
     auto future = promise->get_future();
-    if (future.wait_for(kDeadline) != std::future_status::ready) {
+    if (future.wait_for(kTransportDeadline) != std::future_status::ready) {
       ADD_FAILURE() << "no callback";
       return Reply{};
     }
@@ -101,7 +101,7 @@ TEST(TcpTransportTest, ManyConcurrentRequestsAllComplete) {
                             if (++done == kRequests) all.set_value();
                           });
   }
-  ASSERT_EQ(all.get_future().wait_for(kDeadline), std::future_status::ready);
+  ASSERT_EQ(all.get_future().wait_for(kTransportDeadline), std::future_status::ready);
   EXPECT_EQ(ok.load(), kRequests);
 }
 
@@ -149,7 +149,7 @@ TEST(TcpTransportTest, ReconnectsToAPeerThatRestarted) {
   // The first attempts may find the old connection broken or the backoff
   // running; a retry succeeds well within the deadline.
   Reply reply;
-  const auto give_up = SchedulerClock::now() + kDeadline;
+  const auto give_up = SchedulerClock::now() + kTransportDeadline;
   do {
     reply = a.Ask(b_address, "after", seconds(2));
   } while (!reply.ok() && SchedulerClock::now() < give_up);

@@ -18,10 +18,6 @@ constexpr std::string_view kSizeTiered = "SizeTieredCompactionStrategy";
 constexpr std::string_view kLeveled = "LeveledCompactionStrategy";
 constexpr std::string_view kTimeWindow = "TimeWindowCompactionStrategy";
 
-[[noreturn]] void ThrowConfig(std::string message) {
-  throw CqlError(ErrorCode::kConfigError, std::move(message));
-}
-
 const std::string* Find(const OptionMap& options, const std::string& key) {
   auto it = options.find(key);
   return it == options.end() ? nullptr : &it->second;

@@ -15,10 +15,6 @@ namespace {
 constexpr std::string_view kCompressPackage = "org.apache.cassandra.io.compress.";
 constexpr int kDefaultChunkLengthKb = 16;
 
-[[noreturn]] void ThrowConfig(std::string message) {
-  throw CqlError(ErrorCode::kConfigError, std::move(message));
-}
-
 bool IsFalse(std::string_view value) {
   std::string lower(value);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

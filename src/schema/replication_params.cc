@@ -12,10 +12,6 @@ namespace {
 constexpr std::string_view kLocatorPackage = "org.apache.cassandra.locator.";
 constexpr const char* kReplicationFactor = "replication_factor";
 
-[[noreturn]] void ThrowConfig(std::string message) {
-  throw CqlError(ErrorCode::kConfigError, std::move(message));
-}
-
 // AbstractReplicationStrategy.getClass: short names live in the locator package.
 std::string ResolveStrategyClass(std::string_view name) {
   std::string full = name.find('.') != std::string_view::npos

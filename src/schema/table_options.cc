@@ -4,6 +4,7 @@
 #include <cctype>
 #include <regex>
 
+#include "common/ascii_case.h"
 #include "common/error.h"
 #include "schema/describe_cql.h"
 #include "schema/java_numbers.h"
@@ -14,18 +15,9 @@ namespace {
 // BloomCalculations.minSupportedBloomFilterFpChance() in Cassandra 4.1.
 constexpr double kMinBloomFilterFpChance = 6.71e-05;
 
-[[noreturn]] void ThrowConfig(std::string message) {
-  throw CqlError(ErrorCode::kConfigError, std::move(message));
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return AsciiUpper(a) == AsciiUpper(b);
 }
-
-std::string Upper(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return out;
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) { return Upper(a) == Upper(b); }
 
 std::string InvalidSpeculativeRetry(std::string_view text) {
   return "Invalid value " + std::string(text) + " for option 'speculative_retry'";
@@ -82,13 +74,14 @@ RetryPolicy ParseRetryPolicy(std::string_view text, std::string_view whole) {
                   ": if both sides of MIN/MAX are of the same kind, use that kind directly");
     }
     if (first.kind == RetryKind::kFixed) std::swap(first, second);
-    return {RetryKind::kHybrid, Upper(match[1].str()) + "(" + first.text + "," + second.text + ")"};
+    return {RetryKind::kHybrid,
+            AsciiUpper(match[1].str()) + "(" + first.text + "," + second.text + ")"};
   }
   ThrowConfig(InvalidSpeculativeRetry(whole));
 }
 
 std::string ReadRepairOption(std::string_view text) {
-  const std::string upper = Upper(text);
+  const std::string upper = AsciiUpper(text);
   if (upper != "BLOCKING" && upper != "NONE") {
     ThrowConfig("No enum constant org.apache.cassandra.service.reads.repair.ReadRepairStrategy." +
                 upper);

@@ -12,6 +12,7 @@
 #include "common/config_values.h"
 #include "guardrails/guardrail_catalog.h"
 #include "guardrails/guardrails.h"
+#include "locator/locator_class_name.h"
 
 namespace sibyl::server {
 namespace {
@@ -140,8 +141,8 @@ void AddDurationKeys(std::map<std::string, KeySpec>& keys, const std::string& na
 }
 
 std::string ShortSnitchName(const std::string& value) {
-  static const std::string kPackage = "org.apache.cassandra.locator.";
-  return value.rfind(kPackage, 0) == 0 ? value.substr(kPackage.size()) : value;
+  const std::string_view member = locator::LocatorPackageMember(value);
+  return member.empty() ? value : std::string(member);
 }
 
 constexpr uint64_t kMaxFrameSizeLimit = 256ull * 1024 * 1024;

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <chrono>
 
+#include "common/ascii_case.h"
 #include "common/check.h"
 #include "common/error.h"
 #include "common/hex.h"
@@ -54,17 +55,6 @@ const char* MessageTypeName(uint8_t opcode) {
 bool IsTraceable(Opcode opcode) {
   return opcode == Opcode::kQuery || opcode == Opcode::kPrepare || opcode == Opcode::kExecute ||
          opcode == Opcode::kBatch;
-}
-
-std::string Upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 // Parses "major.minor.patch[-label]" as Cassandra's CassandraVersion does and
@@ -399,9 +389,9 @@ void RequestDispatcher::HandleStartup(const protocol::StartupMessage& startup,
   for (const auto& [key, value] : startup.options) {
     // Cassandra upper-cases the option names; the rest (DRIVER_NAME,
     // DRIVER_VERSION, CLIENT_ID, APPLICATION_NAME, ...) are informational.
-    const std::string name = Upper(key);
+    const std::string name = AsciiUpper(key);
     if (name == "CQL_VERSION") cql_version = std::string(value);
-    if (name == "COMPRESSION") compression_name = Lower(value);
+    if (name == "COMPRESSION") compression_name = AsciiLower(value);
   }
   if (!cql_version) ThrowProtocol("Missing value CQL_VERSION in STARTUP message");
   CheckCqlVersion(*cql_version);
@@ -430,7 +420,7 @@ void RequestDispatcher::HandleRegister(const protocol::RegisterMessage& reg,
   uint8_t mask = 0;
   for (const auto& raw_type : reg.event_types) {
     // Event types are matched as CBUtil.readEnumValue does: upper-cased.
-    const std::string type = Upper(raw_type);
+    const std::string type = AsciiUpper(raw_type);
     if (type == "TOPOLOGY_CHANGE") {
       mask |= kTopologyChange;
     } else if (type == "STATUS_CHANGE") {

@@ -31,6 +31,12 @@ struct ClusteringRange {
   }
 };
 
+// A range tombstone as a reader applies it.
+struct RangeDeletion {
+  ClusteringRange range;
+  DeletionTime deletion;
+};
+
 // Throws std::invalid_argument for bounds with more values than columns.
 ClusteringRange EncodeClusteringRange(const TableLayout& table, const ClusteringBound& start,
                                       const ClusteringBound& end);

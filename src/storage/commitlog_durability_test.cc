@@ -23,7 +23,6 @@ namespace {
 
 using namespace testing;  // NOLINT
 
-constexpr int32_t kNow = 1'700'000'000;
 constexpr const char* kDirVariable = "SIBYL_DURABILITY_DIR";
 constexpr const char* kModeVariable = "SIBYL_DURABILITY_MODE";
 constexpr const char* kFdVariable = "SIBYL_DURABILITY_FD";

@@ -13,7 +13,7 @@ types::Uuid Id(uint8_t n) {
   return id;
 }
 
-Bytes Delta(int64_t amount) {
+Bytes CounterDelta(int64_t amount) {
   Bytes out;
   AppendBE64(out, static_cast<uint64_t>(amount));
   return out;
@@ -26,8 +26,8 @@ Bytes Merge(BytesView a, BytesView b) {
 }
 
 TEST(CounterContextTest, DeltasAddUpAndStayDeltas) {
-  const Bytes merged = Merge(Delta(5), Delta(-7));
-  EXPECT_EQ(merged, Delta(-2));
+  const Bytes merged = Merge(CounterDelta(5), CounterDelta(-7));
+  EXPECT_EQ(merged, CounterDelta(-2));
   EXPECT_EQ(CounterTotal(merged), -2);
   EXPECT_TRUE(HoldsCounterDelta(merged));
 }
@@ -52,22 +52,22 @@ TEST(CounterContextTest, ShardsOfDifferentLeadersAddUp) {
 }
 
 TEST(CounterContextTest, ADeltaMetWithShardsBecomesTheZeroIdShard) {
-  const Bytes merged = Merge(Delta(4), EncodeCounterShards({{Id(1), 1, 6}}));
+  const Bytes merged = Merge(CounterDelta(4), EncodeCounterShards({{Id(1), 1, 6}}));
   EXPECT_EQ(CounterTotal(merged), 10);
   EXPECT_TRUE(HoldsCounterDelta(merged));
-  EXPECT_EQ(CounterTotal(Merge(merged, Delta(1))), 11) << "further deltas still add";
+  EXPECT_EQ(CounterTotal(Merge(merged, CounterDelta(1))), 11) << "further deltas still add";
 }
 
 TEST(CounterContextTest, ReadValueIsTheEightByteTotal) {
   Bytes out;
   AssignCounterReadValue(EncodeCounterShards({{Id(1), 1, 6}, {Id(2), 9, 30}}), out);
-  EXPECT_EQ(out, Delta(36));
-  AssignCounterReadValue(Delta(-3), out);
-  EXPECT_EQ(out, Delta(-3));
+  EXPECT_EQ(out, CounterDelta(36));
+  AssignCounterReadValue(CounterDelta(-3), out);
+  EXPECT_EQ(out, CounterDelta(-3));
 }
 
 TEST(CounterContextTest, ValidationRefusesWrongSizesAndUnsortedIds) {
-  EXPECT_TRUE(IsValidCounterValue(Delta(1)));
+  EXPECT_TRUE(IsValidCounterValue(CounterDelta(1)));
   EXPECT_FALSE(IsValidCounterValue(""));
   EXPECT_FALSE(IsValidCounterValue(Bytes(7, '\0')));
   EXPECT_FALSE(IsValidCounterValue(Bytes(40, '\0')));

@@ -6,18 +6,14 @@
 #include <random>
 
 #include "storage/clustering_range.h"
+#include "storage/storage_test_util.h"
 
 namespace sibyl::storage {
 namespace {
 
+using testing::Int;
 using types::CqlType;
 using types::Kind;
-
-Bytes Int(int32_t v) {
-  Bytes out;
-  AppendBE32(out, static_cast<uint32_t>(v));
-  return out;
-}
 
 TableLayout TwoClusteringColumns() {
   TableLayout table;

@@ -62,6 +62,11 @@ struct RowWrite {
   DeletionTime deletion;  // a row tombstone (DELETE of the whole row)
   std::vector<CollectionDeletion> collection_deletions;
   std::vector<CellWrite> cells;
+
+  // Whether it writes and deletes nothing.
+  bool empty() const {
+    return marker.is_empty() && deletion.is_live() && collection_deletions.empty() && cells.empty();
+  }
   friend bool operator==(const RowWrite&, const RowWrite&) = default;
 };
 

@@ -6,21 +6,12 @@
 #include <gtest/gtest.h>
 
 #include "storage/reference_engine.h"
+#include "storage/storage_test_util.h"
 
 namespace sibyl::storage {
 namespace {
 
-Cell Regular(int64_t timestamp, Bytes value) {
-  return Cell{Cell::Kind::kRegular, timestamp, 0, kNoDeletionTime, std::move(value)};
-}
-Cell Expiring(int64_t timestamp, int32_t ttl, int32_t expires, Bytes value) {
-  return Cell{Cell::Kind::kExpiring, timestamp, ttl, expires, std::move(value)};
-}
-Cell Counter(int64_t timestamp, int64_t amount) {
-  Bytes value;
-  AppendBE64(value, static_cast<uint64_t>(amount));
-  return Cell{Cell::Kind::kCounter, timestamp, 0, kNoDeletionTime, value};
-}
+using namespace testing;  // NOLINT
 
 Mutation WithCell(const std::string& column, Cell cell) {
   Mutation m;
@@ -43,17 +34,16 @@ Cell MergedCell(const Mutation& a, const Mutation& b) {
 // Cells.reconcile: at one timestamp the expiring cell wins over a plain one,
 // in either order (a batch once kept the greater value instead).
 TEST(MutationMergeTest, ExpiringCellWinsATie) {
-  const Mutation ttl = WithCell("v", Expiring(5, 1000, 2000, "\x01"));
-  const Mutation plain = WithCell("v", Regular(5, "\x02"));
+  const Mutation ttl = WithCell("v", Ttl(5, 1000, 2000, "\x01"));
+  const Mutation plain = WithCell("v", Live(5, "\x02"));
   EXPECT_EQ(MergedCell(ttl, plain), ttl.rows[0].cells[0].cell);
   EXPECT_EQ(MergedCell(plain, ttl), ttl.rows[0].cells[0].cell);
 }
 
 TEST(MutationMergeTest, TheMergeIsWhatTheReferenceReconciles) {
-  const std::vector<Cell> cells = {
-      Regular(5, "a"),          Regular(5, "b"),
-      Regular(6, "a"),          Expiring(5, 10, 100, "a"),
-      Expiring(5, 20, 90, "z"), Cell{Cell::Kind::kTombstone, 5, 0, 50, ""}};
+  const std::vector<Cell> cells = {Live(5, "a"),        Live(5, "b"),
+                                   Live(6, "a"),        Ttl(5, 10, 100, "a"),
+                                   Ttl(5, 20, 90, "z"), Cell{Cell::Kind::kTombstone, 5, 0, 50, ""}};
   for (const Cell& a : cells) {
     for (const Cell& b : cells) {
       EXPECT_EQ(MergedCell(WithCell("v", a), WithCell("v", b)),
@@ -63,20 +53,20 @@ TEST(MutationMergeTest, TheMergeIsWhatTheReferenceReconciles) {
 }
 
 TEST(MutationMergeTest, CounterDeltasAddUp) {
-  const Cell merged = MergedCell(WithCell("n", Counter(5, 2)), WithCell("n", Counter(7, 3)));
+  const Cell merged = MergedCell(WithCell("n", Delta(5, 2)), WithCell("n", Delta(7, 3)));
   EXPECT_EQ(merged.kind, Cell::Kind::kCounter);
   EXPECT_EQ(merged.timestamp, 7);
   EXPECT_EQ(LoadBE64(merged.value.data()), 5u);
 }
 
 TEST(MutationMergeTest, PartitionsStayApartAndDeletionsKeepTheStronger) {
-  Mutation a = WithCell("v", Regular(5, "a"));
+  Mutation a = WithCell("v", Live(5, "a"));
   a.partition_deletion = DeletionTime{3, 100};
   a.rows[0].marker = LivenessInfo{5, 0, kNoDeletionTime};
-  Mutation b = WithCell("w", Regular(5, "b"));
+  Mutation b = WithCell("w", Live(5, "b"));
   b.partition_deletion = DeletionTime{4, 90};
   b.rows[0].marker = LivenessInfo{5, 10, 200};
-  Mutation elsewhere = WithCell("v", Regular(5, "c"));
+  Mutation elsewhere = WithCell("v", Live(5, "c"));
   elsewhere.partition.key = "other";
   std::vector<Mutation> merged = MergeByPartition({a, elsewhere, b});
   ASSERT_EQ(merged.size(), 2u);

@@ -43,11 +43,6 @@ class PurgeCompactionFilter final : public rocksdb::CompactionFilter {
   }
 
  private:
-  struct RangeDeletion {
-    ClusteringRange range;
-    DeletionTime deletion;
-  };
-
   static bool Shadows(const DeletionTime& deletion, int64_t timestamp) {
     return !deletion.is_live() && deletion.Deletes(timestamp);
   }

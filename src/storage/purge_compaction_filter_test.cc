@@ -13,7 +13,6 @@ namespace {
 
 using namespace testing;  // NOLINT
 
-constexpr int32_t kNow = 1'700'000'000;
 constexpr int32_t kGcGrace = 100;
 
 class PurgeCompactionFilterTest : public ::testing::Test {

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "storage/cell_merge_operator.h"
+#include "storage/storage_test_util.h"
 #if __has_include("storage/reference_engine.h")
 #include "storage/reference_engine.h"
 #define SIBYL_HAVE_REFERENCE_ENGINE 1
@@ -13,20 +14,7 @@
 namespace sibyl::storage {
 namespace {
 
-Cell Regular(int64_t ts, Bytes value) {
-  return {Cell::Kind::kRegular, ts, 0, kNoDeletionTime, value};
-}
-Cell Expiring(int64_t ts, int32_t ttl, int32_t expiry, Bytes value) {
-  return {Cell::Kind::kExpiring, ts, ttl, expiry, value};
-}
-Cell Tombstone(int64_t ts, int32_t deleted_at) {
-  return {Cell::Kind::kTombstone, ts, 0, deleted_at, {}};
-}
-Cell Counter(int64_t ts, int64_t delta) {
-  Bytes v;
-  AppendBE64(v, static_cast<uint64_t>(delta));
-  return {Cell::Kind::kCounter, ts, 0, kNoDeletionTime, v};
-}
+using namespace testing;  // NOLINT
 
 // Reconciliation must not depend on argument order.
 Cell Both(const Cell& a, const Cell& b) {
@@ -36,43 +24,43 @@ Cell Both(const Cell& a, const Cell& b) {
 }
 
 TEST(CellReconcileTest, HigherTimestampWins) {
-  EXPECT_EQ(Both(Regular(1, "b"), Regular(2, "a")), Regular(2, "a"));
-  EXPECT_EQ(Both(Tombstone(1, 100), Regular(2, "a")), Regular(2, "a"));
-  EXPECT_EQ(Both(Expiring(3, 10, 50, "x"), Tombstone(2, 100)), Expiring(3, 10, 50, "x"));
+  EXPECT_EQ(Both(Live(1, "b"), Live(2, "a")), Live(2, "a"));
+  EXPECT_EQ(Both(Dead(1, 100), Live(2, "a")), Live(2, "a"));
+  EXPECT_EQ(Both(Ttl(3, 10, 50, "x"), Dead(2, 100)), Ttl(3, 10, 50, "x"));
 }
 
 TEST(CellReconcileTest, TombstoneWinsATie) {
-  EXPECT_EQ(Both(Tombstone(5, 1), Regular(5, "zzz")), Tombstone(5, 1));
-  EXPECT_EQ(Both(Tombstone(5, 1), Expiring(5, 10, 999, "zzz")), Tombstone(5, 1));
+  EXPECT_EQ(Both(Dead(5, 1), Live(5, "zzz")), Dead(5, 1));
+  EXPECT_EQ(Both(Dead(5, 1), Ttl(5, 10, 999, "zzz")), Dead(5, 1));
 }
 
 TEST(CellReconcileTest, ExpiringWinsATieWithRegular) {
   // CASSANDRA-14592: even when the regular value is greater.
-  EXPECT_EQ(Both(Expiring(5, 10, 20, "a"), Regular(5, "z")), Expiring(5, 10, 20, "a"));
+  EXPECT_EQ(Both(Ttl(5, 10, 20, "a"), Live(5, "z")), Ttl(5, 10, 20, "a"));
 }
 
 TEST(CellReconcileTest, LaterLocalDeletionTimeWinsBetweenSameKind) {
-  EXPECT_EQ(Both(Expiring(5, 10, 20, "z"), Expiring(5, 30, 40, "a")), Expiring(5, 30, 40, "a"));
-  EXPECT_EQ(Both(Tombstone(5, 10), Tombstone(5, 11)), Tombstone(5, 11));
+  EXPECT_EQ(Both(Ttl(5, 10, 20, "z"), Ttl(5, 30, 40, "a")), Ttl(5, 30, 40, "a"));
+  EXPECT_EQ(Both(Dead(5, 10), Dead(5, 11)), Dead(5, 11));
 }
 
 TEST(CellReconcileTest, GreaterValueWinsBetweenLiveCells) {
-  EXPECT_EQ(Both(Regular(5, "a"), Regular(5, "b")), Regular(5, "b"));
+  EXPECT_EQ(Both(Live(5, "a"), Live(5, "b")), Live(5, "b"));
   // Unsigned byte order: 0x80 > 0x7f.
-  EXPECT_EQ(Both(Regular(5, "\x7f"), Regular(5, "\x80")), Regular(5, "\x80"));
-  EXPECT_EQ(Both(Regular(5, "a"), Regular(5, "ab")), Regular(5, "ab"));
-  EXPECT_EQ(Both(Expiring(5, 10, 20, "a"), Expiring(5, 10, 20, "b")), Expiring(5, 10, 20, "b"));
+  EXPECT_EQ(Both(Live(5, "\x7f"), Live(5, "\x80")), Live(5, "\x80"));
+  EXPECT_EQ(Both(Live(5, "a"), Live(5, "ab")), Live(5, "ab"));
+  EXPECT_EQ(Both(Ttl(5, 10, 20, "a"), Ttl(5, 10, 20, "b")), Ttl(5, 10, 20, "b"));
 }
 
 TEST(CellReconcileTest, CountersAddUpAndKeepTheLaterTimestamp) {
-  EXPECT_EQ(Both(Counter(1, 5), Counter(3, -2)), Counter(3, 3));
+  EXPECT_EQ(Both(Delta(1, 5), Delta(3, -2)), Delta(3, 3));
   // Associative: ((a+b)+c) == (a+(b+c)).
-  EXPECT_EQ(Reconcile(Reconcile(Counter(1, 1), Counter(2, 2)), Counter(3, 3)),
-            Reconcile(Counter(1, 1), Reconcile(Counter(2, 2), Counter(3, 3))));
+  EXPECT_EQ(Reconcile(Reconcile(Delta(1, 1), Delta(2, 2)), Delta(3, 3)),
+            Reconcile(Delta(1, 1), Reconcile(Delta(2, 2), Delta(3, 3))));
 }
 
 TEST(CellReconcileTest, CounterTombstoneAlwaysWins) {
-  EXPECT_EQ(Both(Tombstone(1, 7), Counter(100, 5)), Tombstone(1, 7));
+  EXPECT_EQ(Both(Dead(1, 7), Delta(100, 5)), Dead(1, 7));
 }
 
 TEST(CellReconcileTest, LivenessSupersedes) {
@@ -97,11 +85,11 @@ TEST(CellReconcileTest, DeletionSupersedes) {
 TEST(CellMergeOperatorTest, MergesStoredValuesAndRefusesMismatches) {
   CellMergeOperator merge;
   Bytes a, b, out;
-  EncodeCell(Regular(1, "old"), a);
-  EncodeCell(Regular(2, "new"), b);
+  EncodeCell(Live(1, "old"), a);
+  EncodeCell(Live(2, "new"), b);
   rocksdb::Slice sa(a), sb(b);
   ASSERT_TRUE(merge.Merge("k", &sa, sb, &out, nullptr));
-  EXPECT_EQ(DecodeCell(out)->ToCell(), Regular(2, "new"));
+  EXPECT_EQ(DecodeCell(out)->ToCell(), Live(2, "new"));
   ASSERT_TRUE(merge.Merge("k", nullptr, sa, &out, nullptr));
   EXPECT_EQ(out, a);
   Bytes deletion;
@@ -115,8 +103,8 @@ TEST(CellMergeOperatorTest, MergesStoredValuesAndRefusesMismatches) {
 TEST(CellMergeOperatorTest, FullMergeOfOneOperandHandsItBackAndOfSeveralReconciles) {
   CellMergeOperator merge;
   Bytes a, b;
-  EncodeCell(Regular(1, "old"), a);
-  EncodeCell(Regular(2, "new"), b);
+  EncodeCell(Live(1, "old"), a);
+  EncodeCell(Live(2, "new"), b);
   std::vector<rocksdb::Slice> one{rocksdb::Slice(a)};
   std::string out;
   rocksdb::Slice operand;
@@ -132,17 +120,17 @@ TEST(CellMergeOperatorTest, FullMergeOfOneOperandHandsItBackAndOfSeveralReconcil
   rocksdb::MergeOperator::MergeOperationOutput merged(out, none);
   ASSERT_TRUE(merge.FullMergeV2(Input(key, nullptr, both, nullptr), &merged));
   EXPECT_EQ(none.data(), nullptr);
-  EXPECT_EQ(DecodeCell(out)->ToCell(), Regular(2, "new"));
+  EXPECT_EQ(DecodeCell(out)->ToCell(), Live(2, "new"));
 
   const rocksdb::Slice base(b);  // a compacted newer base and one older write
   out.clear();
   ASSERT_TRUE(merge.FullMergeV2(Input(key, &base, one, nullptr), &merged));
-  EXPECT_EQ(DecodeCell(out)->ToCell(), Regular(2, "new"));
+  EXPECT_EQ(DecodeCell(out)->ToCell(), Live(2, "new"));
 }
 
 TEST(CellCodecTest, RoundTrips) {
   Bytes out;
-  Cell cell = Expiring(-7, 60, 1234, std::string("v\0", 2));
+  Cell cell = Ttl(-7, 60, 1234, std::string("v\0", 2));
   EncodeCell(cell, out);
   EXPECT_EQ(DecodeCell(out)->ToCell(), cell);
   out.clear();
@@ -163,11 +151,10 @@ TEST(CellReconcileTest, AgreesWithTheReferenceEngine) {
   auto random_cell = [&](bool counter) {
     int kind = pick(0, 2);
     int64_t ts = pick(1, 3);
-    if (kind == 0) return Tombstone(ts, pick(1, 3));
-    if (counter) return Counter(ts, pick(-2, 2));
-    if (kind == 1)
-      return Expiring(ts, pick(1, 2), pick(1, 3), Bytes(1, static_cast<char>(pick(0, 2))));
-    return Regular(ts, Bytes(pick(0, 2), static_cast<char>(pick(0, 2))));
+    if (kind == 0) return Dead(ts, pick(1, 3));
+    if (counter) return Delta(ts, pick(-2, 2));
+    if (kind == 1) return Ttl(ts, pick(1, 2), pick(1, 3), Bytes(1, static_cast<char>(pick(0, 2))));
+    return Live(ts, Bytes(pick(0, 2), static_cast<char>(pick(0, 2))));
   };
   for (int i = 0; i < 5000; ++i) {
     bool counter = i % 3 == 0;

@@ -304,11 +304,6 @@ struct UnfilteredRowReader {
   }
 };
 
-bool IsEmpty(const RowWrite& row) {
-  return row.marker.is_empty() && row.deletion.is_live() && row.collection_deletions.empty() &&
-         row.cells.empty();
-}
-
 bool WantsStatic(const TableLayout& layout,
                  const std::optional<std::vector<std::string>>& columns) {
   return std::any_of(layout.columns.begin(), layout.columns.end(), [&](const ColumnLayout& c) {
@@ -536,7 +531,7 @@ std::vector<Mutation> ReferenceEngine::ReadUnfiltered(const ReadCommand& command
     }
     if (state->static_row && wants_static) {
       RowWrite row = reader.Read(*state->static_row, {}, deletion, /*is_static=*/true);
-      if (!IsEmpty(row)) m.rows.push_back(std::move(row));
+      if (!row.empty()) m.rows.push_back(std::move(row));
     }
     for (const auto& [key, row_state] : state->rows) {
       if (!InSlices(clustering, key, command.slices)) continue;
@@ -547,7 +542,7 @@ std::vector<Mutation> ReferenceEngine::ReadUnfiltered(const ReadCommand& command
         }
       }
       RowWrite row = reader.Read(row_state, key, shadow, /*is_static=*/false);
-      if (!IsEmpty(row)) m.rows.push_back(std::move(row));
+      if (!row.empty()) m.rows.push_back(std::move(row));
     }
     if (!m.empty()) result.push_back(std::move(m));
   }

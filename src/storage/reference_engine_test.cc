@@ -6,15 +6,16 @@
 #include <random>
 #include <stdexcept>
 
+#include "storage/storage_test_util.h"
 #include "types/value_codec.h"
 
 namespace sibyl::storage {
 namespace {
 
+using namespace testing;  // NOLINT
+
 using types::CqlType;
 using types::Kind;
-
-constexpr int32_t kNow = 1'700'000'000;
 
 // CREATE TABLE ks.t (pk blob, c1 int, c2 text, s text static, v text,
 //   n counter-free..., tags set<int>, l list<text>, PRIMARY KEY (pk, c1, c2))
@@ -46,19 +47,6 @@ TableLayout CounterLayout() {
 }
 
 Clustering Ck(int32_t c1, std::string c2 = "x") { return {types::EncodeInt(c1), c2}; }
-
-Cell Regular(int64_t ts, Bytes value) {
-  return {Cell::Kind::kRegular, ts, 0, kNoDeletionTime, std::move(value)};
-}
-Cell Expiring(int64_t ts, int32_t ttl, int32_t expires, Bytes value) {
-  return {Cell::Kind::kExpiring, ts, ttl, expires, std::move(value)};
-}
-Cell Tombstone(int64_t ts, int32_t at = kNow) { return {Cell::Kind::kTombstone, ts, 0, at, ""}; }
-Cell Delta(int64_t ts, int64_t amount) {
-  Cell c{Cell::Kind::kCounter, ts, 0, kNoDeletionTime, ""};
-  AppendBE64(c.value, static_cast<uint64_t>(amount));
-  return c;
-}
 
 class Builder {
  public:
@@ -140,14 +128,14 @@ class ReferenceEngineTest : public ::testing::Test {
 
 TEST(ReconcileTest, CellsFollowCassandra) {
   auto R = ReferenceEngine::ReconcileCells;
-  EXPECT_EQ(R(Regular(2, "a"), Regular(1, "z")).value, "a");                 // higher timestamp
-  EXPECT_EQ(R(Regular(1, "z"), Tombstone(1)).kind, Cell::Kind::kTombstone);  // tie: tombstone
-  EXPECT_EQ(R(Regular(1, "z"), Expiring(1, 10, kNow, "a")).kind, Cell::Kind::kExpiring);
-  EXPECT_EQ(R(Expiring(1, 10, kNow + 99, "z"), Tombstone(1, 5)).kind, Cell::Kind::kTombstone);
-  EXPECT_EQ(R(Expiring(1, 10, kNow + 1, "a"), Expiring(1, 10, kNow, "z")).value, "a");
-  EXPECT_EQ(R(Tombstone(1, 7), Tombstone(1, 8)).local_deletion_time, 8);
-  EXPECT_EQ(R(Regular(1, "\x80"), Regular(1, "\x7f")).value, "\x80");  // unsigned bytes
-  EXPECT_EQ(R(Regular(1, "ab"), Regular(1, "a")).value, "ab");
+  EXPECT_EQ(R(Live(2, "a"), Live(1, "z")).value, "a");               // higher timestamp
+  EXPECT_EQ(R(Live(1, "z"), Dead(1)).kind, Cell::Kind::kTombstone);  // tie: tombstone
+  EXPECT_EQ(R(Live(1, "z"), Ttl(1, 10, kNow, "a")).kind, Cell::Kind::kExpiring);
+  EXPECT_EQ(R(Ttl(1, 10, kNow + 99, "z"), Dead(1, 5)).kind, Cell::Kind::kTombstone);
+  EXPECT_EQ(R(Ttl(1, 10, kNow + 1, "a"), Ttl(1, 10, kNow, "z")).value, "a");
+  EXPECT_EQ(R(Dead(1, 7), Dead(1, 8)).local_deletion_time, 8);
+  EXPECT_EQ(R(Live(1, "\x80"), Live(1, "\x7f")).value, "\x80");  // unsigned bytes
+  EXPECT_EQ(R(Live(1, "ab"), Live(1, "a")).value, "ab");
 }
 
 TEST(ReconcileTest, CountersSumAndTombstonesAlwaysWin) {
@@ -156,8 +144,8 @@ TEST(ReconcileTest, CountersSumAndTombstonesAlwaysWin) {
   EXPECT_EQ(sum.kind, Cell::Kind::kCounter);
   EXPECT_EQ(static_cast<int64_t>(LoadBE64(sum.value.data())), 3);
   EXPECT_EQ(sum.timestamp, 3);
-  EXPECT_EQ(R(Delta(100, 5), Tombstone(1)).kind, Cell::Kind::kTombstone);
-  EXPECT_EQ(R(Tombstone(1), Delta(100, 5)).kind, Cell::Kind::kTombstone);
+  EXPECT_EQ(R(Delta(100, 5), Dead(1)).kind, Cell::Kind::kTombstone);
+  EXPECT_EQ(R(Dead(1), Delta(100, 5)).kind, Cell::Kind::kTombstone);
 }
 
 TEST(ReconcileTest, MarkersAndDeletions) {
@@ -179,14 +167,14 @@ TEST(ReconcileTest, OrderFreeOnRandomCells) {
     const int32_t ldt = kNow + static_cast<int32_t>(rng() % 2);
     const Bytes value(1, static_cast<char>('a' + rng() % 2));
     if (counter)
-      return rng() % 4 == 0 ? Tombstone(ts, ldt) : Delta(ts, static_cast<int64_t>(rng() % 7) - 3);
+      return rng() % 4 == 0 ? Dead(ts, ldt) : Delta(ts, static_cast<int64_t>(rng() % 7) - 3);
     switch (rng() % 3) {
       case 0:
-        return Regular(ts, value);
+        return Live(ts, value);
       case 1:
-        return Expiring(ts, 1 + static_cast<int32_t>(rng() % 2), ldt, value);
+        return Ttl(ts, 1 + static_cast<int32_t>(rng() % 2), ldt, value);
       default:
-        return Tombstone(ts, ldt);
+        return Dead(ts, ldt);
     }
   };
   auto R = ReferenceEngine::ReconcileCells;
@@ -201,11 +189,10 @@ TEST(ReconcileTest, OrderFreeOnRandomCells) {
 // ---- row liveness ----
 
 TEST_F(ReferenceEngineTest, InsertWritesAMarkerUpdateDoesNot) {
-  engine_.Apply(Builder(layout_).Row(Ck(1)).Marker(10).Set("v", Regular(10, "a")));
-  engine_.Apply(Builder(layout_).Row(Ck(2)).Set("v", Regular(10, "b")));
+  engine_.Apply(Builder(layout_).Row(Ck(1)).Marker(10).Set("v", Live(10, "a")));
+  engine_.Apply(Builder(layout_).Row(Ck(2)).Set("v", Live(10, "b")));
   // Deleting v leaves the inserted row (its marker lives) and removes the updated one.
-  engine_.Apply(
-      Builder(layout_).Row(Ck(1)).Set("v", Tombstone(11)).Row(Ck(2)).Set("v", Tombstone(11)));
+  engine_.Apply(Builder(layout_).Row(Ck(1)).Set("v", Dead(11)).Row(Ck(2)).Set("v", Dead(11)));
   ReadPartition p = ReadP();
   ASSERT_EQ(p.rows.size(), 1u);
   EXPECT_EQ(p.rows[0].clustering, Ck(1));
@@ -214,11 +201,9 @@ TEST_F(ReferenceEngineTest, InsertWritesAMarkerUpdateDoesNot) {
 }
 
 TEST_F(ReferenceEngineTest, ExpiredMarkerLeavesRowLiveThroughItsCells) {
-  engine_.Apply(Builder(layout_)
-                    .Row(Ck(1))
-                    .Marker(10, 60, kNow + 60)
-                    .Set("v", Expiring(10, 60, kNow + 60, "a")));
-  engine_.Apply(Builder(layout_).Row(Ck(1)).Set("w", Regular(20, "kept")));
+  engine_.Apply(
+      Builder(layout_).Row(Ck(1)).Marker(10, 60, kNow + 60).Set("v", Ttl(10, 60, kNow + 60, "a")));
+  engine_.Apply(Builder(layout_).Row(Ck(1)).Set("w", Live(20, "kept")));
   ReadPartition before = ReadP(kNow + 59);
   ASSERT_EQ(before.rows.size(), 1u);
   EXPECT_EQ(before.rows[0].marker.ttl, 60);
@@ -230,13 +215,13 @@ TEST_F(ReferenceEngineTest, ExpiredMarkerLeavesRowLiveThroughItsCells) {
   EXPECT_TRUE(after.rows[0].marker.is_empty());
   EXPECT_EQ(Values(after.rows[0]), (std::vector<std::string>{"w=kept"}));
   // Once nothing lives, the row is gone.
-  engine_.Apply(Builder(layout_).Row(Ck(1)).Set("w", Tombstone(21)));
+  engine_.Apply(Builder(layout_).Row(Ck(1)).Set("w", Dead(21)));
   EXPECT_TRUE(ReadP(kNow + 60).rows.empty());
   EXPECT_EQ(ReadP(kNow).rows.size(), 1u);
 }
 
 TEST_F(ReferenceEngineTest, RowLivenessCountsUnrequestedColumns) {
-  engine_.Apply(Builder(layout_).Row(Ck(1)).Set("w", Regular(10, "x")));
+  engine_.Apply(Builder(layout_).Row(Ck(1)).Set("w", Live(10, "x")));
   ReadCommand c;
   c.table_id = layout_.id;
   c.columns = std::vector<std::string>{"v"};
@@ -250,11 +235,8 @@ TEST_F(ReferenceEngineTest, RowLivenessCountsUnrequestedColumns) {
 // ---- tombstones ----
 
 TEST_F(ReferenceEngineTest, RowTombstoneShadowsOlderAndTiesOnly) {
-  engine_.Apply(Builder(layout_)
-                    .Row(Ck(1))
-                    .Marker(10)
-                    .Set("v", Regular(10, "old"))
-                    .Set("w", Regular(12, "new")));
+  engine_.Apply(
+      Builder(layout_).Row(Ck(1)).Marker(10).Set("v", Live(10, "old")).Set("w", Live(12, "new")));
   engine_.Apply(Builder(layout_).Row(Ck(1)).DeleteRow(11));
   ReadPartition p = ReadP();
   ASSERT_EQ(p.rows.size(), 1u);
@@ -263,7 +245,7 @@ TEST_F(ReferenceEngineTest, RowTombstoneShadowsOlderAndTiesOnly) {
   engine_.Apply(Builder(layout_).Row(Ck(1)).DeleteRow(12));  // a tie goes to the tombstone
   EXPECT_TRUE(ReadP().rows.empty());
   // A write older than the deletion arriving late stays hidden.
-  engine_.Apply(Builder(layout_).Row(Ck(1)).Marker(5).Set("v", Regular(5, "late")));
+  engine_.Apply(Builder(layout_).Row(Ck(1)).Marker(5).Set("v", Live(5, "late")));
   EXPECT_TRUE(ReadP().rows.empty());
 }
 
@@ -283,7 +265,7 @@ TEST_F(ReferenceEngineTest, RangeTombstonesHonourBoundsAndOrder) {
   EXPECT_EQ(keys,
             (std::vector<Clustering>{Ck(1, "b"), Ck(1, "a"), Ck(3, "a"), Ck(4, "b"), Ck(4, "a")}));
   // The static row is never covered by a range tombstone.
-  engine_.Apply(Builder(layout_).Static().Set("s", Regular(5, "st")));
+  engine_.Apply(Builder(layout_).Static().Set("s", Live(5, "st")));
   engine_.Apply(Builder(layout_).DeleteRange({{}, true}, {{}, true}, 20));
   p = ReadP();
   EXPECT_TRUE(p.rows.empty());
@@ -292,7 +274,7 @@ TEST_F(ReferenceEngineTest, RangeTombstonesHonourBoundsAndOrder) {
 }
 
 TEST_F(ReferenceEngineTest, PartitionTombstoneCoversStaticRowAndRows) {
-  engine_.Apply(Builder(layout_).Static().Set("s", Regular(5, "st")).Row(Ck(1)).Marker(5));
+  engine_.Apply(Builder(layout_).Static().Set("s", Live(5, "st")).Row(Ck(1)).Marker(5));
   engine_.Apply(Builder(layout_).Row(Ck(2)).Marker(9));
   engine_.Apply(Builder(layout_).DeletePartition(7));
   ReadPartition p = ReadP();
@@ -303,7 +285,7 @@ TEST_F(ReferenceEngineTest, PartitionTombstoneCoversStaticRowAndRows) {
 
 TEST_F(ReferenceEngineTest, CollectionsSortByElementTypeAndDeleteWhole) {
   auto set = [&](int64_t ts, int32_t element) {
-    return Builder(layout_).Row(Ck(1)).Set("tags", Regular(ts, ""), types::EncodeInt(element));
+    return Builder(layout_).Row(Ck(1)).Set("tags", Live(ts, ""), types::EncodeInt(element));
   };
   engine_.Apply(set(10, 10));
   engine_.Apply(set(10, -1));
@@ -319,12 +301,12 @@ TEST_F(ReferenceEngineTest, CollectionsSortByElementTypeAndDeleteWhole) {
   engine_.Apply(Builder(layout_)
                     .Row(Ck(1))
                     .DeleteCollection("tags", 19)
-                    .Set("tags", Regular(20, ""), types::EncodeInt(7)));
+                    .Set("tags", Live(20, ""), types::EncodeInt(7)));
   p = ReadP();
   ASSERT_EQ(p.rows[0].cells.size(), 1u);
   EXPECT_EQ(*p.rows[0].cells[0].path, types::EncodeInt(7));
   // An element tombstone removes one element.
-  engine_.Apply(Builder(layout_).Row(Ck(1)).Set("tags", Tombstone(21), types::EncodeInt(7)));
+  engine_.Apply(Builder(layout_).Row(Ck(1)).Set("tags", Dead(21), types::EncodeInt(7)));
   EXPECT_TRUE(ReadP().rows.empty());
 }
 
@@ -336,8 +318,8 @@ TEST_F(ReferenceEngineTest, ListElementsFollowTimeuuidOrder) {
   ASSERT_GT(earlier, later);
   engine_.Apply(Builder(layout_)
                     .Row(Ck(1))
-                    .Set("l", Regular(10, "second"), later)
-                    .Set("l", Regular(10, "first"), earlier));
+                    .Set("l", Live(10, "second"), later)
+                    .Set("l", Live(10, "first"), earlier));
   ReadPartition p = ReadP();
   ASSERT_EQ(p.rows.size(), 1u);
   EXPECT_EQ(Values(p.rows[0]), (std::vector<std::string>{"l=first", "l=second"}));
@@ -360,7 +342,7 @@ TEST_F(ReferenceEngineTest, CountersSumTombstoneIsFinal) {
   // A row deletion applies to the merged cell (timestamp 12).
   engine_.Apply(Builder(counters).Row({types::EncodeInt(1)}).DeleteRow(11));
   EXPECT_EQ(read(), 7);
-  engine_.Apply(Builder(counters).Row({types::EncodeInt(1)}).Set("n", Tombstone(1)));
+  engine_.Apply(Builder(counters).Row({types::EncodeInt(1)}).Set("n", Dead(1)));
   EXPECT_EQ(read(), std::nullopt);
   engine_.Apply(Builder(counters).Row({types::EncodeInt(1)}).Set("n", Delta(100, 1)));
   EXPECT_EQ(read(), std::nullopt);
@@ -369,7 +351,7 @@ TEST_F(ReferenceEngineTest, CountersSumTombstoneIsFinal) {
 // ---- static rows and limits ----
 
 TEST_F(ReferenceEngineTest, StaticOnlyPartitionCountsAsOneRowForWholePartitionReads) {
-  engine_.Apply(Builder(layout_, "a", 1).Static().Set("s", Regular(1, "sa")));
+  engine_.Apply(Builder(layout_, "a", 1).Static().Set("s", Live(1, "sa")));
   engine_.Apply(Builder(layout_, "b", 2).Row(Ck(1)).Marker(1).Row(Ck(2)).Marker(1));
   ReadCommand c;
   c.table_id = layout_.id;
@@ -442,7 +424,7 @@ TEST_F(ReferenceEngineTest, PartitionsComeByTokenThenKeyAndTokenRangesFilter) {
 TEST_F(ReferenceEngineTest, PagingReassemblesTheFullRead) {
   for (int p = 0; p < 4; ++p) {
     Builder b(layout_, Bytes(1, static_cast<char>('a' + p)), p * 10);
-    if (p % 2 == 0) b.Static().Set("s", Regular(1, "st"));
+    if (p % 2 == 0) b.Static().Set("s", Live(1, "st"));
     for (int row = 0; row < p * 2; ++row) b.Row(Ck(row, row % 2 ? "a" : "b")).Marker(1);
     engine_.Apply(b);
   }
@@ -536,24 +518,22 @@ TEST_F(ReferenceEngineTest, ResultDoesNotDependOnArrivalOrder) {
         b.Row(Ck(static_cast<int32_t>(rng() % 4))).DeleteRow(ts);
         break;
       case 3:
-        b.Static().Set("s",
-                       rng() % 3 ? Regular(ts, "s" + std::to_string(rng() % 3)) : Tombstone(ts));
+        b.Static().Set("s", rng() % 3 ? Live(ts, "s" + std::to_string(rng() % 3)) : Dead(ts));
         break;
       case 4:
         b.Row(Ck(static_cast<int32_t>(rng() % 4)))
             .DeleteCollection("tags", ts)
-            .Set("tags", Regular(ts + 1, ""), types::EncodeInt(static_cast<int32_t>(rng() % 5)));
+            .Set("tags", Live(ts + 1, ""), types::EncodeInt(static_cast<int32_t>(rng() % 5)));
         break;
       default: {
         b.Row(Ck(static_cast<int32_t>(rng() % 4)));
         if (rng() % 2)
           b.Marker(ts, rng() % 3 == 0 ? 10 : 0, rng() % 3 == 0 ? kNow + 5 : kNoDeletionTime);
         const int32_t expires = kNow + static_cast<int32_t>(rng() % 10);
-        Cell cell =
-            rng() % 4 == 0
-                ? Tombstone(ts)
-                : (rng() % 2 == 0 ? Expiring(ts, 10, expires, "e")
-                                  : Regular(ts, Bytes(1, static_cast<char>('a' + rng() % 3))));
+        Cell cell = rng() % 4 == 0
+                        ? Dead(ts)
+                        : (rng() % 2 == 0 ? Ttl(ts, 10, expires, "e")
+                                          : Live(ts, Bytes(1, static_cast<char>('a' + rng() % 3))));
         b.Set(rng() % 2 ? "v" : "w", cell);
       }
     }
@@ -606,19 +586,19 @@ TEST_F(ReferenceEngineTest, TruncateSyncAndErrors) {
   EXPECT_THROW(
       engine_.Apply(Builder(CounterLayout()).Row({types::EncodeInt(1)}).Set("n", Delta(1, 1))),
       std::runtime_error);  // dropped by the sync above
-  EXPECT_THROW(engine_.Apply(Builder(layout_).Row(Ck(1)).Set("nope", Regular(1, "x"))),
+  EXPECT_THROW(engine_.Apply(Builder(layout_).Row(Ck(1)).Set("nope", Live(1, "x"))),
                std::invalid_argument);
   EXPECT_THROW(engine_.Apply(Builder(layout_).Row({types::EncodeInt(1)}).Marker(1)),
                std::invalid_argument);
-  EXPECT_THROW(engine_.Apply(Builder(layout_).Row(Ck(1)).Set("s", Regular(1, "x"))),
+  EXPECT_THROW(engine_.Apply(Builder(layout_).Row(Ck(1)).Set("s", Live(1, "x"))),
                std::invalid_argument);
-  EXPECT_THROW(engine_.Apply(Builder(layout_).Row(Ck(1)).Set("tags", Regular(1, ""))),
+  EXPECT_THROW(engine_.Apply(Builder(layout_).Row(Ck(1)).Set("tags", Live(1, ""))),
                std::invalid_argument);
   EXPECT_THROW(engine_.Apply(Builder(layout_).Row(Ck(1)).Set("v", Delta(1, 1))),
                std::invalid_argument);
   // ApplyAll is all or nothing.
   Mutation good = Builder(layout_, "new").Row(Ck(1)).Marker(1).Get();
-  Mutation bad = Builder(layout_).Row(Ck(1)).Set("nope", Regular(1, "x")).Get();
+  Mutation bad = Builder(layout_).Row(Ck(1)).Set("nope", Live(1, "x")).Get();
   EXPECT_THROW(engine_.ApplyAll({&good, &bad}), std::invalid_argument);
   EXPECT_EQ(ReadAll().partitions.size(), 1u);
   ReadCommand unknown;

@@ -184,11 +184,6 @@ RowWrite DiffRow(const TableLayout& table, const Side& merged, const Side& repli
   return out;
 }
 
-bool IsEmpty(const RowWrite& row) {
-  return row.marker.is_empty() && row.deletion.is_live() && row.collection_deletions.empty() &&
-         row.cells.empty();
-}
-
 }  // namespace
 
 Mutation RepairDiff(const TableLayout& table, const Mutation& merged, const Mutation& replica) {
@@ -204,7 +199,7 @@ Mutation RepairDiff(const TableLayout& table, const Mutation& merged, const Muta
   DiffRangeTombstones(ours, theirs, merged, diff);
   for (const auto& row : merged.rows) {
     RowWrite out = DiffRow(table, ours, theirs, row);
-    if (!IsEmpty(out)) diff.rows.push_back(std::move(out));
+    if (!out.empty()) diff.rows.push_back(std::move(out));
   }
   return diff;
 }

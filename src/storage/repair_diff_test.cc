@@ -9,8 +9,6 @@ namespace {
 
 using namespace testing;  // NOLINT
 
-constexpr int32_t kNow = 1'700'000'000;
-
 class RepairDiffTest : public ::testing::Test {
  protected:
   Mutation Empty() const { return MutationOf(table_, 1); }

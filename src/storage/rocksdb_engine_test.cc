@@ -9,8 +9,6 @@ namespace {
 
 using namespace testing;  // NOLINT
 
-constexpr int32_t kNow = 1'700'000'000;
-
 class RocksDbEngineTest : public ::testing::Test {
  protected:
   void SetUp() override { Reopen(); }

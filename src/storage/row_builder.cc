@@ -16,8 +16,6 @@ bool Shadows(const DeletionTime& deletion, int64_t timestamp) {
   return !deletion.is_live() && deletion.Deletes(timestamp);
 }
 
-[[noreturn]] void Malformed() { throw StorageError("read", {}, "malformed stored record"); }
-
 }  // namespace
 
 RowBuilder::RowBuilder(const TableLayout& table,
@@ -39,18 +37,18 @@ void RowBuilder::Start(const DeletionTime& shadow) {
 
 void RowBuilder::Add(BytesView row_part_key, BytesView value) {
   auto part = ParseRowPart(row_part_key);
-  if (!part) Malformed();
+  if (!part) ThrowMalformedRecord();
   switch (part->part) {
     case RowPart::kDeletion: {
       auto deletion = DecodeDeletion(value);
-      if (!deletion) Malformed();
+      if (!deletion) ThrowMalformedRecord();
       ++tombstones_;
       row_deletion_ = Reconcile(row_deletion_, *deletion);
       return;
     }
     case RowPart::kMarker: {
       auto marker = DecodeLiveness(value);
-      if (!marker) Malformed();
+      if (!marker) ThrowMalformedRecord();
       if (!Shadows(row_deletion_, marker->timestamp) && marker->IsLive(now_)) marker_ = *marker;
       return;
     }
@@ -63,13 +61,13 @@ void RowBuilder::Add(BytesView row_part_key, BytesView value) {
   }
   if (part->cell_part == CellPart::kCollectionDeletion) {
     auto deletion = DecodeDeletion(value);
-    if (!deletion) Malformed();
+    if (!deletion) ThrowMalformedRecord();
     ++tombstones_;
     column_deletion_ = *deletion;
     return;
   }
   auto cell = DecodeCell(value);
-  if (!cell) Malformed();
+  if (!cell) ThrowMalformedRecord();
   bool element = part->cell_part == CellPart::kElement;
   if (Shadows(row_deletion_, cell->timestamp) ||
       (element && Shadows(column_deletion_, cell->timestamp)) || !cell->IsLive(now_)) {

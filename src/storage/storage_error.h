@@ -33,6 +33,11 @@ class StorageError : public std::runtime_error {
   std::string detail_;
 };
 
+// A stored record the row builders cannot decode.
+[[noreturn]] inline void ThrowMalformedRecord() {
+  throw StorageError("read", {}, "malformed stored record");
+}
+
 // A read through a secondary index that is still being built (Cassandra
 // 4.1's IndexNotAvailableException). A coordinator reports it as a
 // ReadFailure, as Cassandra's replicas do.

@@ -16,6 +16,9 @@
 
 namespace sibyl::storage::testing {
 
+// "Now" (seconds) for the tests' TTLs, deletion times and reads.
+inline constexpr int32_t kNow = 1'700'000'000;
+
 inline Bytes Int(int32_t v) {
   Bytes out;
   AppendBE32(out, static_cast<uint32_t>(v));
@@ -97,7 +100,7 @@ inline Cell Live(int64_t ts, Bytes value) {
 inline Cell Ttl(int64_t ts, int32_t ttl, int32_t expires_at, Bytes value) {
   return {Cell::Kind::kExpiring, ts, ttl, expires_at, std::move(value)};
 }
-inline Cell Dead(int64_t ts, int32_t deleted_at) {
+inline Cell Dead(int64_t ts, int32_t deleted_at = kNow) {
   return {Cell::Kind::kTombstone, ts, 0, deleted_at, {}};
 }
 inline Cell Delta(int64_t ts, int64_t amount) {

@@ -9,6 +9,7 @@
 #include "storage/clustering_range.h"
 #include "storage/key_codec.h"
 #include "storage/reconcile.h"
+#include "storage/rocksdb_iterator.h"
 #include "storage/row_builder.h"
 #include "storage/storage_error.h"
 
@@ -16,21 +17,6 @@ namespace sibyl::storage {
 namespace {
 
 using Record = std::pair<Bytes, Bytes>;
-
-BytesView ToView(const rocksdb::Slice& slice) { return {slice.data(), slice.size()}; }
-
-bool StartsWith(BytesView s, BytesView prefix) {
-  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
-}
-
-void CheckStatus(const rocksdb::Iterator& it) {
-  if (!it.status().ok()) throw StorageError("read", {}, "read: " + it.status().ToString());
-}
-
-struct RangeDeletion {
-  ClusteringRange range;
-  DeletionTime deletion;
-};
 
 class Reader {
  public:
@@ -153,7 +139,7 @@ class Reader {
         if (next.empty()) break;
         it->Seek(next);
       }
-      CheckStatus(*it);
+      CheckIteratorStatus(*it);
     }
   }
 
@@ -167,7 +153,7 @@ class Reader {
     auto at_kind = [&](KeyKind kind) {
       if (!it.Valid()) return false;
       BytesView stored = ToView(it.key());
-      return stored.size() > prefix.size() && StartsWith(stored, prefix) &&
+      return stored.size() > prefix.size() && stored.starts_with(prefix) &&
              static_cast<uint8_t>(stored[prefix.size()]) == static_cast<uint8_t>(kind);
     };
     DeletionTime partition_deletion;
@@ -188,7 +174,7 @@ class Reader {
           {EncodeClusteringRange(table_, bounds->first, bounds->second), *deletion});
       ++other_tombstones_;
     }
-    CheckStatus(it);
+    CheckIteratorStatus(it);
 
     const ReadPosition* resume = nullptr;
     if (command_.resume_after && BytesView(prefix) == BytesView(resume_)) {
@@ -199,7 +185,7 @@ class Reader {
       for (; at_kind(KeyKind::kStaticRow); it.Next()) {
         builder_.Add(ToView(it.key()).substr(kind_end), ToView(it.value()));
       }
-      CheckStatus(it);
+      CheckIteratorStatus(it);
       partition.static_row = builder_.Finish({}, /*is_static=*/true);
     }
 
@@ -309,7 +295,7 @@ class Reader {
       hi.back() = static_cast<char>(static_cast<uint8_t>(KeyKind::kRow) + 1);
     }
     auto in_range = [&](BytesView key) {
-      return StartsWith(key, base) && key >= BytesView(lo) && key < BytesView(hi);
+      return key.starts_with(base) && key >= BytesView(lo) && key < BytesView(hi);
     };
     if (command_.reversed) {
       it.SeekForPrev(hi);
@@ -325,26 +311,26 @@ class Reader {
       if (command_.reversed) {
         // The row's records come last to first: gather, then add in order.
         records_.clear();
-        for (; it.Valid() && StartsWith(ToView(it.key()), row_key_); it.Prev()) {
+        for (; it.Valid() && ToView(it.key()).starts_with(row_key_); it.Prev()) {
           records_.emplace_back(Bytes(ToView(it.key()).substr(row_key_.size())),
                                 Bytes(ToView(it.value())));
         }
-        CheckStatus(it);
+        CheckIteratorStatus(it);
         for (auto record = records_.rbegin(); record != records_.rend(); ++record) {
           builder_.Add(record->first, record->second);
         }
       } else {
-        for (; it.Valid() && StartsWith(ToView(it.key()), row_key_); it.Next()) {
+        for (; it.Valid() && ToView(it.key()).starts_with(row_key_); it.Next()) {
           builder_.Add(ToView(it.key()).substr(row_key_.size()), ToView(it.value()));
         }
-        CheckStatus(it);
+        CheckIteratorStatus(it);
       }
       BytesView decode_from = encoded;
       if (auto row = builder_.Finish(ReadClustering(table_, decode_from), /*is_static=*/false)) {
         if (emit(std::move(*row))) return true;
       }
     }
-    CheckStatus(it);
+    CheckIteratorStatus(it);
     return false;
   }
 

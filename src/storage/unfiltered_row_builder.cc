@@ -8,11 +8,7 @@
 #include "storage/storage_error.h"
 
 namespace sibyl::storage {
-namespace {
-
-[[noreturn]] void Malformed() { throw StorageError("read", {}, "malformed stored record"); }
-
-}  // namespace
+namespace {}  // namespace
 
 UnfilteredRowBuilder::UnfilteredRowBuilder(const TableLayout& table,
                                            const std::optional<std::vector<std::string>>& columns,
@@ -36,11 +32,11 @@ void UnfilteredRowBuilder::Start(const DeletionTime& shadow, bool is_static) {
 
 void UnfilteredRowBuilder::Add(BytesView row_part_key, BytesView value) {
   auto part = ParseRowPart(row_part_key);
-  if (!part) Malformed();
+  if (!part) ThrowMalformedRecord();
   switch (part->part) {
     case RowPart::kDeletion: {
       auto deletion = DecodeDeletion(value);
-      if (!deletion) Malformed();
+      if (!deletion) ThrowMalformedRecord();
       if (purger_.KeepDeletion(*deletion, shadow_)) row_.deletion = *deletion;
       // Shadowing counts a purgeable deletion too: what it shadows is dead.
       row_deletion_ = Reconcile(row_deletion_, *deletion);
@@ -48,7 +44,7 @@ void UnfilteredRowBuilder::Add(BytesView row_part_key, BytesView value) {
     }
     case RowPart::kMarker: {
       auto marker = DecodeLiveness(value);
-      if (!marker) Malformed();
+      if (!marker) ThrowMalformedRecord();
       if (!UnfilteredPurger::Shadows(row_deletion_, marker->timestamp) &&
           purger_.KeepMarker(*marker)) {
         row_.marker = *marker;
@@ -59,7 +55,7 @@ void UnfilteredRowBuilder::Add(BytesView row_part_key, BytesView value) {
       AddCell(*part, value);
       return;
   }
-  Malformed();
+  ThrowMalformedRecord();
 }
 
 void UnfilteredRowBuilder::AddCell(const RowPartKey& part, BytesView value) {
@@ -71,7 +67,7 @@ void UnfilteredRowBuilder::AddCell(const RowPartKey& part, BytesView value) {
   if (column == nullptr || !Wanted(*column)) return;  // dropped since, or not asked for
   if (part.cell_part == CellPart::kCollectionDeletion) {
     auto deletion = DecodeDeletion(value);
-    if (!deletion) Malformed();
+    if (!deletion) ThrowMalformedRecord();
     column_deletion_ = *deletion;
     if (purger_.KeepDeletion(*deletion, row_deletion_)) {
       row_.collection_deletions.push_back({part.column, *deletion});
@@ -79,7 +75,7 @@ void UnfilteredRowBuilder::AddCell(const RowPartKey& part, BytesView value) {
     return;
   }
   auto cell = DecodeCell(value);
-  if (!cell) Malformed();
+  if (!cell) ThrowMalformedRecord();
   const bool element = part.cell_part == CellPart::kElement;
   if (UnfilteredPurger::Shadows(row_deletion_, cell->timestamp) ||
       (element && UnfilteredPurger::Shadows(column_deletion_, cell->timestamp)) ||

@@ -9,27 +9,13 @@
 #include "storage/clustering_range.h"
 #include "storage/key_codec.h"
 #include "storage/reconcile.h"
+#include "storage/rocksdb_iterator.h"
 #include "storage/storage_error.h"
 #include "storage/unfiltered_purger.h"
 #include "storage/unfiltered_row_builder.h"
 
 namespace sibyl::storage {
 namespace {
-
-BytesView ToView(const rocksdb::Slice& slice) { return {slice.data(), slice.size()}; }
-
-bool StartsWith(BytesView s, BytesView prefix) {
-  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
-}
-
-void CheckStatus(const rocksdb::Iterator& it) {
-  if (!it.status().ok()) throw StorageError("read", {}, "read: " + it.status().ToString());
-}
-
-struct RangeDeletion {
-  ClusteringRange range;
-  DeletionTime deletion;
-};
 
 class UnfilteredReader {
  public:
@@ -113,7 +99,7 @@ class UnfilteredReader {
         if (next.empty()) break;
         it->Seek(next);
       }
-      CheckStatus(*it);
+      CheckIteratorStatus(*it);
     }
   }
 
@@ -125,7 +111,7 @@ class UnfilteredReader {
     auto at_kind = [&](KeyKind kind) {
       if (!it.Valid()) return false;
       BytesView stored = ToView(it.key());
-      return stored.size() > prefix.size() && StartsWith(stored, prefix) &&
+      return stored.size() > prefix.size() && stored.starts_with(prefix) &&
              static_cast<uint8_t>(stored[prefix.size()]) == static_cast<uint8_t>(kind);
     };
     DeletionTime partition_deletion;
@@ -149,13 +135,13 @@ class UnfilteredReader {
       }
       range_deletions_.push_back({std::move(range), *deletion});
     }
-    CheckStatus(it);
+    CheckIteratorStatus(it);
     if (want_static_) {
       builder_.Start(partition_deletion, /*is_static=*/true);
       for (; at_kind(KeyKind::kStaticRow); it.Next()) {
         builder_.Add(ToView(it.key()).substr(kind_end), ToView(it.value()));
       }
-      CheckStatus(it);
+      CheckIteratorStatus(it);
       if (auto row = builder_.Finish({})) m.rows.push_back(std::move(*row));
     }
     for (const ClusteringRange& slice : slices_) {
@@ -196,21 +182,21 @@ class UnfilteredReader {
       hi.back() = static_cast<char>(static_cast<uint8_t>(KeyKind::kRow) + 1);  // the next kind
     }
     it.Seek(lo);
-    while (it.Valid() && ToView(it.key()) < BytesView(hi) && StartsWith(ToView(it.key()), base)) {
+    while (it.Valid() && ToView(it.key()) < BytesView(hi) && ToView(it.key()).starts_with(base)) {
       BytesView rest = ToView(it.key()).substr(base.size());
       BytesView clustering = SkipClustering(table_, rest);
       const Bytes row_key(ToView(it.key()).substr(0, base.size() + clustering.size()));
       BytesView encoded = BytesView(row_key).substr(base.size());
       builder_.Start(RowShadow(deletion, encoded), /*is_static=*/false);
-      for (; it.Valid() && StartsWith(ToView(it.key()), row_key); it.Next()) {
+      for (; it.Valid() && ToView(it.key()).starts_with(row_key); it.Next()) {
         builder_.Add(ToView(it.key()).substr(row_key.size()), ToView(it.value()));
       }
-      CheckStatus(it);
+      CheckIteratorStatus(it);
       if (auto row = builder_.Finish(ReadClustering(table_, encoded))) {
         m.rows.push_back(std::move(*row));
       }
     }
-    CheckStatus(it);
+    CheckIteratorStatus(it);
   }
 
   const TableLayout& table_;

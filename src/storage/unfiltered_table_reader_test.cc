@@ -17,8 +17,6 @@ namespace {
 
 using namespace testing;  // NOLINT
 
-constexpr int32_t kNow = 1'700'000'000;
-
 class UnfilteredReadTest : public ::testing::TestWithParam<bool> {
  protected:
   UnfilteredReadTest() : clock_(int64_t{kNow} * 1'000'000), table_(MakeTable(1)) {

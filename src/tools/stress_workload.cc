@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "client/blocking_call.h"
+#include "common/ascii_case.h"
 
 namespace sibyl::tools {
 
@@ -16,12 +17,6 @@ std::string ValueColumn(int c) {
   std::string name = "v";
   name += std::to_string(c);
   return name;
-}
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
 }
 
 // Throws StressError unless `reply` is a success. A transport failure already
@@ -49,8 +44,8 @@ PreparedStatement Prepare(client::Connection& connection, const std::string& cql
 
 // --no-schema: the keyspace and table must exist; say which one is missing.
 void CheckSchemaExists(client::Connection& connection, const StressOptions& options) {
-  const std::string keyspace = Lower(options.keyspace);
-  const std::string table = Lower(options.table);
+  const std::string keyspace = AsciiLower(options.keyspace);
+  const std::string table = AsciiLower(options.table);
   client::Reply keyspaces = client::BlockingQuery(
       connection,
       "SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = '" + keyspace + "'");

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "types/big_number.h"
+#include "types/cql_type_test_util.h"
 #include "types/uuid.h"
 #include "types/value_codec.h"
 
@@ -20,7 +21,7 @@ constexpr int64_t kNow = 1'700'000'000'123;
 constexpr const char* kV1 = "6bddc89a-5644-11e4-97fc-56847afe9799";  // a version 1 UUID
 constexpr const char* kV4 = "550e8400-e29b-41d4-a716-446655440000";
 
-TypePtr N(Kind kind) { return CqlType::Native(kind); }
+using testing::N;
 
 Bytes C(CK kind, std::string_view text, Kind type) {
   return ConvertConstant(kind, text, "c", *N(type), kNow);

@@ -3,11 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "common/check.h"
+#include "types/cql_type_test_util.h"
 
 namespace sibyl::types {
 namespace {
 
-TypePtr N(Kind kind) { return CqlType::Native(kind); }
+using testing::N;
 
 std::string Hex(const Bytes& bytes) {
   static constexpr char kHex[] = "0123456789abcdef";

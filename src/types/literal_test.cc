@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "types/cql_type_test_util.h"
 #include "types/value_codec.h"
 
 namespace sibyl::types {
@@ -12,7 +13,7 @@ using CK = ConstantKind;
 using LK = Literal::Kind;
 using AR = AssignmentResult;
 
-TypePtr N(Kind kind) { return CqlType::Native(kind); }
+using testing::N;
 Literal I(std::string text) { return Literal::Constant(CK::kInteger, std::move(text)); }
 Literal S(std::string text) { return Literal::Constant(CK::kString, std::move(text)); }
 Literal List(std::vector<Literal> e) { return Literal::Collection(LK::kList, std::move(e)); }

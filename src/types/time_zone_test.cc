@@ -10,7 +10,7 @@
 namespace sibyl::types {
 namespace {
 
-int64_t Utc(int64_t y, unsigned m, unsigned d, int64_t h = 0, int64_t mi = 0) {
+int64_t UtcSeconds(int64_t y, unsigned m, unsigned d, int64_t h = 0, int64_t mi = 0) {
   return DaysFromCivil(y, m, d) * 86'400 + h * 3600 + mi * 60;
 }
 
@@ -33,8 +33,8 @@ Bytes SyntheticTzif(std::string_view footer) {
   AppendType(out, -18000, false, 0);
   out.append("EST", 4);
   AppendCounts(out, 2, 2, 8);
-  AppendBE64(out, static_cast<uint64_t>(Utc(2020, 3, 8, 7)));   // EST -> EDT
-  AppendBE64(out, static_cast<uint64_t>(Utc(2020, 11, 1, 6)));  // EDT -> EST
+  AppendBE64(out, static_cast<uint64_t>(UtcSeconds(2020, 3, 8, 7)));   // EST -> EDT
+  AppendBE64(out, static_cast<uint64_t>(UtcSeconds(2020, 11, 1, 6)));  // EDT -> EST
   out.push_back('\1');
   out.push_back('\0');
   AppendType(out, -18000, false, 0);
@@ -55,33 +55,33 @@ TEST(TimeZoneTest, FixedOffsets) {
 TEST(TimeZoneTest, TransitionsThenFooterRule) {
   const auto zone = ParseTzif(SyntheticTzif("EST5EDT,M3.2.0,M11.1.0"));
   ASSERT_NE(zone, nullptr);
-  EXPECT_EQ(zone->OffsetAt(Utc(2019, 6, 1)), -18000);  // before the first transition: type 0
-  EXPECT_EQ(zone->OffsetAt(Utc(2020, 6, 1)), -14400);
-  EXPECT_EQ(zone->OffsetAt(Utc(2020, 12, 1)), -18000);
+  EXPECT_EQ(zone->OffsetAt(UtcSeconds(2019, 6, 1)), -18000);  // before the first transition: type 0
+  EXPECT_EQ(zone->OffsetAt(UtcSeconds(2020, 6, 1)), -14400);
+  EXPECT_EQ(zone->OffsetAt(UtcSeconds(2020, 12, 1)), -18000);
   // 2030: second Sunday of March is the 10th, first Sunday of November the 3rd.
-  EXPECT_EQ(zone->OffsetAt(Utc(2030, 3, 10, 6, 59)), -18000);
-  EXPECT_EQ(zone->OffsetAt(Utc(2030, 3, 10, 7)), -14400);
-  EXPECT_EQ(zone->OffsetAt(Utc(2030, 11, 3, 5, 59)), -14400);
-  EXPECT_EQ(zone->OffsetAt(Utc(2030, 11, 3, 6)), -18000);
+  EXPECT_EQ(zone->OffsetAt(UtcSeconds(2030, 3, 10, 6, 59)), -18000);
+  EXPECT_EQ(zone->OffsetAt(UtcSeconds(2030, 3, 10, 7)), -14400);
+  EXPECT_EQ(zone->OffsetAt(UtcSeconds(2030, 11, 3, 5, 59)), -14400);
+  EXPECT_EQ(zone->OffsetAt(UtcSeconds(2030, 11, 3, 6)), -18000);
   // Gap and overlap resolved as java.time does.
-  EXPECT_EQ(zone->ToEpochSeconds(Utc(2030, 3, 10, 2, 30)), Utc(2030, 3, 10, 7, 30));
-  EXPECT_EQ(zone->ToEpochSeconds(Utc(2030, 11, 3, 1, 30)), Utc(2030, 11, 3, 5, 30));
-  EXPECT_EQ(zone->ToEpochSeconds(Utc(2030, 7, 1)), Utc(2030, 7, 1, 4));
+  EXPECT_EQ(zone->ToEpochSeconds(UtcSeconds(2030, 3, 10, 2, 30)), UtcSeconds(2030, 3, 10, 7, 30));
+  EXPECT_EQ(zone->ToEpochSeconds(UtcSeconds(2030, 11, 3, 1, 30)), UtcSeconds(2030, 11, 3, 5, 30));
+  EXPECT_EQ(zone->ToEpochSeconds(UtcSeconds(2030, 7, 1)), UtcSeconds(2030, 7, 1, 4));
 }
 
 TEST(TimeZoneTest, SouthernHemisphereAndJulianRules) {
   // Daylight time from the first Sunday of October to the first of April.
   const auto south = ParseTzif(SyntheticTzif("AEST-10AEDT,M10.1.0,M4.1.0/3"));
   ASSERT_NE(south, nullptr);
-  EXPECT_EQ(south->OffsetAt(Utc(2040, 1, 15)), 11 * 3600);
-  EXPECT_EQ(south->OffsetAt(Utc(2040, 6, 15)), 10 * 3600);
+  EXPECT_EQ(south->OffsetAt(UtcSeconds(2040, 1, 15)), 11 * 3600);
+  EXPECT_EQ(south->OffsetAt(UtcSeconds(2040, 6, 15)), 10 * 3600);
   const auto julian = ParseTzif(SyntheticTzif("<+03>-3<+04>,J60/0,J300/0"));
   ASSERT_NE(julian, nullptr);
-  EXPECT_EQ(julian->OffsetAt(Utc(2040, 6, 1)), 4 * 3600);
-  EXPECT_EQ(julian->OffsetAt(Utc(2040, 12, 1)), 3 * 3600);
+  EXPECT_EQ(julian->OffsetAt(UtcSeconds(2040, 6, 1)), 4 * 3600);
+  EXPECT_EQ(julian->OffsetAt(UtcSeconds(2040, 12, 1)), 3 * 3600);
   const auto fixed = ParseTzif(SyntheticTzif("<+0530>-5:30"));
   ASSERT_NE(fixed, nullptr);
-  EXPECT_EQ(fixed->OffsetAt(Utc(2040, 6, 1)), 5 * 3600 + 1800);
+  EXPECT_EQ(fixed->OffsetAt(UtcSeconds(2040, 6, 1)), 5 * 3600 + 1800);
 }
 
 TEST(TimeZoneTest, MalformedFilesAreRefused) {
@@ -101,8 +101,8 @@ TEST(TimeZoneTest, RegionIdsAreCheckedBeforeTheFileSystem) {
   if (!std::filesystem::exists("/usr/share/zoneinfo/Europe/Paris")) GTEST_SKIP();
   const auto paris = FindRegionTimeZone("Europe/Paris");
   ASSERT_NE(paris, nullptr);
-  EXPECT_EQ(paris->OffsetAt(Utc(2024, 1, 1)), 3600);
-  EXPECT_EQ(paris->OffsetAt(Utc(2024, 7, 1)), 7200);
+  EXPECT_EQ(paris->OffsetAt(UtcSeconds(2024, 1, 1)), 3600);
+  EXPECT_EQ(paris->OffsetAt(UtcSeconds(2024, 7, 1)), 7200);
   EXPECT_EQ(FindRegionTimeZone("Europe/Paris"), paris);  // cached
   EXPECT_EQ(FindRegionTimeZone("europe/paris"), nullptr);
 }

@@ -16,8 +16,8 @@ constexpr int64_t kHour = 3'600'000;
 
 int64_t T(std::string_view text) { return ParseTimestampLiteral(text, kNow); }
 
-int64_t Utc(int64_t y, unsigned m, unsigned d, int64_t h = 0, int64_t mi = 0, int64_t s = 0,
-            int64_t ms = 0) {
+int64_t UtcMillis(int64_t y, unsigned m, unsigned d, int64_t h = 0, int64_t mi = 0, int64_t s = 0,
+                  int64_t ms = 0) {
   return (DaysFromCivil(y, m, d) * 86'400 + h * 3600 + mi * 60 + s) * 1000 + ms;
 }
 
@@ -53,11 +53,11 @@ TEST(TimestampLiteralTest, DateTimeForms) {
   EXPECT_EQ(T("2024-01-01 00:00:00.123456789"), kJan2024 + 123);  // truncated, not rounded
   EXPECT_EQ(T("2024-01-01 00:00:00.999999"), kJan2024 + 999);
   EXPECT_EQ(T("2024-01-01 00:00:00."), kJan2024);  // zero fraction digits
-  EXPECT_EQ(T("2024-1-5 3:4:5"), Utc(2024, 1, 5, 3, 4, 5));
-  EXPECT_EQ(T("2024-001-005 003:004"), Utc(2024, 1, 5, 3, 4));
-  EXPECT_EQ(T("12345-06-07 08:09"), Utc(12345, 6, 7, 8, 9));
-  EXPECT_EQ(T("1-01-01 00:00"), Utc(1, 1, 1));
-  EXPECT_EQ(T("1582-10-04 12:00"), Utc(1582, 10, 4, 12));  // proleptic Gregorian
+  EXPECT_EQ(T("2024-1-5 3:4:5"), UtcMillis(2024, 1, 5, 3, 4, 5));
+  EXPECT_EQ(T("2024-001-005 003:004"), UtcMillis(2024, 1, 5, 3, 4));
+  EXPECT_EQ(T("12345-06-07 08:09"), UtcMillis(12345, 6, 7, 8, 9));
+  EXPECT_EQ(T("1-01-01 00:00"), UtcMillis(1, 1, 1));
+  EXPECT_EQ(T("1582-10-04 12:00"), UtcMillis(1582, 10, 4, 12));  // proleptic Gregorian
   EXPECT_EQ(T("1969-12-31 23:59:59.999"), -1);
 }
 
@@ -70,9 +70,9 @@ TEST(TimestampLiteralTest, DatesAlone) {
   EXPECT_EQ(T("2024-01-01+01"), kJan2024 - kHour);
   EXPECT_EQ(T("2024-01-01 +0100"), kJan2024 - kHour);
   EXPECT_EQ(T("2024-01-01 UTC"), kJan2024);
-  EXPECT_EQ(T("+12024-01-01"), Utc(12024, 1, 1));
-  EXPECT_EQ(T("0000-01-01"), Utc(0, 1, 1));
-  EXPECT_EQ(T("-0001-01-01"), Utc(-1, 1, 1));
+  EXPECT_EQ(T("+12024-01-01"), UtcMillis(12024, 1, 1));
+  EXPECT_EQ(T("0000-01-01"), UtcMillis(0, 1, 1));
+  EXPECT_EQ(T("-0001-01-01"), UtcMillis(-1, 1, 1));
 }
 
 TEST(TimestampLiteralTest, OffsetsAndZoneNames) {
@@ -99,29 +99,29 @@ TEST(TimestampLiteralTest, OffsetsAndZoneNames) {
 }
 
 TEST(TimestampLiteralTest, JavaResolutionQuirks) {
-  EXPECT_EQ(T("2021-02-30 00:00"), Utc(2021, 2, 28));  // SMART: back to the month's end
-  EXPECT_EQ(T("2024-02-31 00:00"), Utc(2024, 2, 29));
-  EXPECT_EQ(T("2021-04-31"), Utc(2021, 4, 30));
+  EXPECT_EQ(T("2021-02-30 00:00"), UtcMillis(2021, 2, 28));  // SMART: back to the month's end
+  EXPECT_EQ(T("2024-02-31 00:00"), UtcMillis(2024, 2, 29));
+  EXPECT_EQ(T("2021-04-31"), UtcMillis(2021, 4, 30));
   EXPECT_EQ(T("2023-12-31 24:00"), kJan2024);  // end of day
   EXPECT_EQ(T("2023-12-31 24:00:00.000"), kJan2024);
 }
 
 TEST(TimestampLiteralTest, RegionZonesFromTheTzDatabase) {
   if (!HaveZoneInfo()) GTEST_SKIP() << "no tz database";
-  EXPECT_EQ(T("2024-01-01 00:00 Europe/Paris"), kJan2024 - kHour);             // CET
-  EXPECT_EQ(T("2024-07-01 00:00 Europe/Paris"), Utc(2024, 7, 1) - 2 * kHour);  // CEST
+  EXPECT_EQ(T("2024-01-01 00:00 Europe/Paris"), kJan2024 - kHour);                   // CET
+  EXPECT_EQ(T("2024-07-01 00:00 Europe/Paris"), UtcMillis(2024, 7, 1) - 2 * kHour);  // CEST
   EXPECT_EQ(T("2024-01-01 00:00 Asia/Kolkata"), kJan2024 - 5 * kHour - 30 * 60'000);
   EXPECT_EQ(T("2024-01-01 Etc/UTC"), kJan2024);
   // America/New_York springs forward at 02:00 on 2024-03-10: 02:30 does not
   // exist and moves an hour later; at 01:30 on 2024-11-03 the earlier
   // (daylight) offset wins.
-  EXPECT_EQ(T("2024-03-10 02:30 America/New_York"), Utc(2024, 3, 10, 7, 30));
-  EXPECT_EQ(T("2024-03-10 03:30 America/New_York"), Utc(2024, 3, 10, 7, 30));
-  EXPECT_EQ(T("2024-11-03 01:30 America/New_York"), Utc(2024, 11, 3, 5, 30));
-  EXPECT_EQ(T("2024-11-03 02:30 America/New_York"), Utc(2024, 11, 3, 7, 30));
+  EXPECT_EQ(T("2024-03-10 02:30 America/New_York"), UtcMillis(2024, 3, 10, 7, 30));
+  EXPECT_EQ(T("2024-03-10 03:30 America/New_York"), UtcMillis(2024, 3, 10, 7, 30));
+  EXPECT_EQ(T("2024-11-03 01:30 America/New_York"), UtcMillis(2024, 11, 3, 5, 30));
+  EXPECT_EQ(T("2024-11-03 02:30 America/New_York"), UtcMillis(2024, 11, 3, 7, 30));
   // Past the listed transitions the zone's rule applies.
-  EXPECT_EQ(T("2100-07-01 00:00 America/New_York"), Utc(2100, 7, 1, 4));
-  EXPECT_EQ(T("2100-01-01 00:00 Australia/Sydney"), Utc(2099, 12, 31, 13));
+  EXPECT_EQ(T("2100-07-01 00:00 America/New_York"), UtcMillis(2100, 7, 1, 4));
+  EXPECT_EQ(T("2100-01-01 00:00 Australia/Sydney"), UtcMillis(2099, 12, 31, 13));
   EXPECT_EQ(ErrorOf("2024-01-01 00:00 Mars/Olympus"),
             "Unable to parse a date/time from '2024-01-01 00:00 Mars/Olympus'");
   EXPECT_EQ(ErrorOf("2024-01-01 00:00 ../../etc/passwd"),

@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "types/cql_type_test_util.h"
+
 namespace sibyl::types {
 namespace {
 
-TypePtr N(Kind kind) { return CqlType::Native(kind); }
+using testing::N;
 
 // new <- old, as the three relations see it.
 struct Verdict {

@@ -211,6 +211,17 @@ double DecodeDouble(BytesView v) { return std::bit_cast<double>(DecodeBigint(v))
 
 float DecodeFloat(BytesView v) { return std::bit_cast<float>(DecodeInt(v)); }
 
+DurationValue DecodeDuration(BytesView v) {
+  int64_t parts[3] = {0, 0, 0};
+  for (int64_t& part : parts) {
+    const auto decoded = ReadSignedVint(v);
+    if (!decoded) break;
+    part = static_cast<int64_t>(decoded->value);
+    v.remove_prefix(decoded->size);
+  }
+  return {static_cast<int32_t>(parts[0]), static_cast<int32_t>(parts[1]), parts[2]};
+}
+
 int32_t DecodeDate(BytesView v) {
   SIBYL_CHECK(v.size() == 4);
   return static_cast<int32_t>(LoadBE32(v.data()) ^ 0x80000000u);

@@ -12,6 +12,7 @@
 
 #include "common/bytes.h"
 #include "types/cql_type.h"
+#include "types/duration_literal.h"
 #include "types/uuid.h"
 
 namespace sibyl::types {
@@ -58,6 +59,8 @@ int8_t DecodeTinyint(BytesView v);
 bool DecodeBoolean(BytesView v);
 double DecodeDouble(BytesView v);
 float DecodeFloat(BytesView v);
+// The parts of a duration (three signed vints); a part the bytes lack reads as 0.
+DurationValue DecodeDuration(BytesView v);
 int32_t DecodeDate(BytesView v);  // days since 1970-01-01
 
 // Validates a serialized value against its type (lengths, UTF-8, ASCII,

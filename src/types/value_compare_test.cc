@@ -4,12 +4,13 @@
 #include <cmath>
 #include <limits>
 
+#include "types/cql_type_test_util.h"
 #include "types/value_codec.h"
 
 namespace sibyl::types {
 namespace {
 
-TypePtr N(Kind kind) { return CqlType::Native(kind); }
+using testing::N;
 
 // Asserts that `values` are in strictly increasing order under `type`, and
 // that Compare is antisymmetric and reflexive on them.

@@ -20,7 +20,6 @@
 #include "types/uuid.h"
 #include "types/value_codec.h"
 #include "types/vector_layout.h"
-#include "types/vint.h"
 
 namespace sibyl::types {
 namespace {
@@ -145,19 +144,6 @@ void AppendTime(std::string& out, int64_t nanos) {
                 nanos / 3'600'000'000'000, nanos / 60'000'000'000 % 60, nanos / 1'000'000'000 % 60,
                 nanos % 1'000'000'000);
   out.append(buffer);
-}
-
-// duration_as_str: 1y2mo3d4h5m6s7ms8us9ns, a leading '-' when negative.
-void AppendDuration(std::string& out, BytesView v) {
-  int64_t parts[3];
-  size_t offset = 0;
-  for (int64_t& part : parts) {
-    const auto decoded = ReadSignedVint(v.substr(offset));
-    part = static_cast<int64_t>(decoded->value);
-    offset += decoded->size;
-  }
-  out.append(
-      DurationToString({static_cast<int32_t>(parts[0]), static_cast<int32_t>(parts[1]), parts[2]}));
 }
 
 // The driver gives inet values as strings; cqlsh quotes them inside collections.
@@ -323,7 +309,8 @@ void AppendValue(std::string& out, const CqlType& type, BytesView v, bool nested
       AppendTime(out, DecodeBigint(v));
       return;
     case Kind::kDuration:
-      AppendDuration(out, v);
+      // duration_as_str: 1y2mo3d4h5m6s7ms8us9ns, a leading '-' when negative.
+      out.append(DurationToString(DecodeDuration(v)));
       return;
     case Kind::kInet:
       AppendInet(out, v, nested);

@@ -3,12 +3,13 @@
 #include <cmath>
 #include <limits>
 
+#include "types/cql_type_test_util.h"
 #include "types/value_codec.h"
 
 namespace sibyl::types {
 namespace {
 
-TypePtr N(Kind kind) { return CqlType::Native(kind); }
+using testing::N;
 
 std::string F(const TypePtr& type, BytesView v) { return Format(*type, v); }
 

@@ -17,7 +17,6 @@
 #include "types/uuid.h"
 #include "types/value_codec.h"
 #include "types/vector_layout.h"
-#include "types/vint.h"
 
 namespace sibyl::types {
 namespace {
@@ -33,7 +32,7 @@ void AppendQuoted(std::string& out, BytesView text) {
 
 // Cassandra's TimestampSerializer.toCQLLiteral form, yyyy-MM-dd'T'HH:mm:ss.SSSZ
 // in UTC; years before 1 have no such form, so the milliseconds stand in.
-void AppendTimestamp(std::string& out, int64_t millis) {
+void AppendTimestampLiteral(std::string& out, int64_t millis) {
   const int64_t days = FloorDiv(millis, kMillisPerDay);
   const int64_t millis_of_day = FloorMod(millis, kMillisPerDay);
   const CivilDate date = CivilFromDays(days);
@@ -50,7 +49,7 @@ void AppendTimestamp(std::string& out, int64_t millis) {
   out.append(buffer);
 }
 
-void AppendTime(std::string& out, int64_t nanos) {
+void AppendTimeLiteral(std::string& out, int64_t nanos) {
   char buffer[40];
   std::snprintf(buffer, sizeof buffer, "'%02" PRId64 ":%02" PRId64 ":%02" PRId64 ".%09" PRId64 "'",
                 nanos / 3'600'000'000'000, nanos / 60'000'000'000 % 60, nanos / 1'000'000'000 % 60,
@@ -58,28 +57,15 @@ void AppendTime(std::string& out, int64_t nanos) {
   out.append(buffer);
 }
 
-void AppendInet(std::string& out, BytesView v) {
+void AppendInetLiteral(std::string& out, BytesView v) {
   char buffer[INET6_ADDRSTRLEN];
   inet_ntop(v.size() == 4 ? AF_INET : AF_INET6, v.data(), buffer, sizeof buffer);
   AppendQuoted(out, buffer);
 }
 
-void AppendDuration(std::string& out, BytesView v) {
-  int64_t parts[3];
-  size_t offset = 0;
-  for (int64_t& part : parts) {
-    const auto decoded = ReadSignedVint(v.substr(offset));
-    part = static_cast<int64_t>(decoded->value);
-    offset += decoded->size;
-  }
-  const std::string text =
-      DurationToString({static_cast<int32_t>(parts[0]), static_cast<int32_t>(parts[1]), parts[2]});
-  out.append(text.empty() ? "0s" : text);  // a zero duration prints as nothing
-}
-
 void AppendLiteral(std::string& out, const CqlType& type, BytesView v);
 
-void AppendCollection(std::string& out, const CqlType& type, BytesView v) {
+void AppendCollectionLiteral(std::string& out, const CqlType& type, BytesView v) {
   const bool list = type.kind() == Kind::kList;
   out.push_back(list ? '[' : '{');
   if (type.kind() == Kind::kMap) {
@@ -100,7 +86,7 @@ void AppendCollection(std::string& out, const CqlType& type, BytesView v) {
   out.push_back(list ? ']' : '}');
 }
 
-void AppendComponents(std::string& out, const CqlType& type, BytesView v) {
+void AppendComponentLiterals(std::string& out, const CqlType& type, BytesView v) {
   const auto components = DecodeTupleComponents(v);
   const bool udt = type.kind() == Kind::kUdt;
   if (!udt && components.empty()) {
@@ -188,10 +174,10 @@ void AppendLiteral(std::string& out, const CqlType& type, BytesView v) {
       out.append(Uuid::FromBytes(v).ToString());
       return;
     case Kind::kInet:
-      AppendInet(out, v);
+      AppendInetLiteral(out, v);
       return;
     case Kind::kTimestamp:
-      AppendTimestamp(out, DecodeBigint(v));
+      AppendTimestampLiteral(out, DecodeBigint(v));
       return;
     case Kind::kDate:
       out.push_back('\'');
@@ -199,19 +185,21 @@ void AppendLiteral(std::string& out, const CqlType& type, BytesView v) {
       out.push_back('\'');
       return;
     case Kind::kTime:
-      AppendTime(out, DecodeBigint(v));
+      AppendTimeLiteral(out, DecodeBigint(v));
       return;
-    case Kind::kDuration:
-      AppendDuration(out, v);
+    case Kind::kDuration: {
+      const std::string text = DurationToString(DecodeDuration(v));
+      out.append(text.empty() ? "0s" : text);  // a zero duration prints as nothing
       return;
+    }
     case Kind::kList:
     case Kind::kSet:
     case Kind::kMap:
-      AppendCollection(out, type, v);
+      AppendCollectionLiteral(out, type, v);
       return;
     case Kind::kTuple:
     case Kind::kUdt:
-      AppendComponents(out, type, v);
+      AppendComponentLiterals(out, type, v);
       return;
     case Kind::kVector: {
       out.push_back('[');

@@ -15,6 +15,7 @@
 #include "common/hex.h"
 #include "types/big_number.h"
 #include "types/cql_type.h"
+#include "types/cql_type_test_util.h"
 #include "types/literal.h"
 #include "types/uuid.h"
 #include "types/value_codec.h"
@@ -25,7 +26,7 @@ namespace {
 using CK = ConstantKind;
 using LK = Literal::Kind;
 
-TypePtr N(Kind kind) { return CqlType::Native(kind); }
+using testing::N;
 
 class MiniParser {
  public:

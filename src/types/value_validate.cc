@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "common/hex.h"
+#include "types/civil_date.h"
 #include "types/serialized_cursor.h"
 #include "types/utf8.h"
 #include "types/value_codec.h"
@@ -13,8 +14,6 @@
 
 namespace sibyl::types {
 namespace {
-
-constexpr int64_t kNanosPerDay = 86'400'000'000'000;
 
 std::string Size(BytesView v) { return std::to_string(v.size()); }
 

@@ -1,13 +1,14 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "types/cql_type_test_util.h"
 #include "types/value_codec.h"
 #include "types/vint.h"
 
 namespace sibyl::types {
 namespace {
 
-TypePtr N(Kind kind) { return CqlType::Native(kind); }
+using testing::N;
 
 std::string Bytes_(size_t n, char c = '\x01') { return std::string(n, c); }
 

@@ -4,15 +4,11 @@
 #include <charconv>
 #include <string>
 
+#include "common/ascii_case.h"
+
 namespace sibyl::cluster {
 
 namespace {
-
-std::string Upper(std::string_view text) {
-  std::string upper(text);
-  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return upper;
-}
 
 bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
@@ -22,7 +18,7 @@ bool EndsWith(std::string_view text, std::string_view suffix) {
 
 SpeculativeRetry ParseSpeculativeRetry(std::string_view option,
                                        std::chrono::milliseconds read_timeout) {
-  const std::string upper = Upper(option);
+  const std::string upper = AsciiUpper(option);
   if (upper == "ALWAYS") return {SpeculativeRetry::Kind::kAlways};
   if (EndsWith(upper, "MS")) {
     const std::string_view number = std::string_view(upper).substr(0, upper.size() - 2);

@@ -31,8 +31,6 @@ using function_internal::BigInt;
 using types::CqlType;
 using types::Kind;
 
-types::TypePtr T(Kind kind) { return CqlType::Native(kind); }
-
 bool Absent(FunctionArgs args) { return !args[0] || args[0]->empty(); }
 
 double ReadFloating(Kind kind, BytesView v) {
@@ -260,7 +258,8 @@ Function::AggregateFactory Make(Args... args) {
 }  // namespace
 
 void AddAggregateFunctions(FunctionRegistry& r) {
-  auto count_rows = Function::Aggregate("countRows", T(Kind::kBigint), {}, Make<CountRows>());
+  auto count_rows =
+      Function::Aggregate("countRows", CqlType::Native(Kind::kBigint), {}, Make<CountRows>());
   count_rows->set_column_name_format("count");
   r.Add(count_rows);
 
@@ -285,13 +284,14 @@ void AddAggregateFunctions(FunctionRegistry& r) {
           factory = average ? Make<IntegerAvg>(kind) : Make<IntegerSum>(kind);
           break;
       }
-      r.Add(Function::Aggregate(average ? "avg" : "sum", T(kind), {T(kind)}, std::move(factory)));
+      r.Add(Function::Aggregate(average ? "avg" : "sum", CqlType::Native(kind),
+                                {CqlType::Native(kind)}, std::move(factory)));
     }
   }
 
   for (Kind kind : NativeKindsInCqlOrder()) {
-    const types::TypePtr type = T(kind);
-    r.Add(Function::Aggregate("count", T(Kind::kBigint), {type}, Make<Count>()));
+    const types::TypePtr type = CqlType::Native(kind);
+    r.Add(Function::Aggregate("count", CqlType::Native(Kind::kBigint), {type}, Make<Count>()));
     r.Add(Function::Aggregate("max", type, {type}, Make<Extreme>(type, 1)));
     r.Add(Function::Aggregate("min", type, {type}, Make<Extreme>(type, -1)));
   }

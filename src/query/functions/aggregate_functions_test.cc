@@ -15,7 +15,7 @@ using testing::Overload;
 using testing::T;
 using types::Kind;
 
-Bytes Decimal(std::string_view text) { return *types::ParseDecimal(text); }
+using testing::Decimal;
 
 // Runs `name`(kind) over `inputs` as one group.
 OptBytes Aggregate(const std::string& name, Kind kind,

@@ -332,7 +332,7 @@ int64_t NegateInt(int32_t v) { return static_cast<int32_t>(0u - static_cast<uint
 
 OptBytes ExecuteTemporal(const Operation& op, Kind temporal, FunctionArgs args) {
   if (!args[0] || !args[1] || args[0]->empty() || args[1]->empty()) return std::nullopt;
-  const types::DurationValue d = DecodeDurationValue(*args[1]);
+  const types::DurationValue d = types::DecodeDuration(*args[1]);
   const bool is_date = temporal == Kind::kDate;
   const int64_t millis = is_date ? int64_t{types::DecodeDate(*args[0])} * types::kMillisPerDay
                                  : types::DecodeBigint(*args[0]);

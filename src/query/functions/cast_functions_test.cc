@@ -16,7 +16,7 @@ namespace {
 using testing::T;
 using types::Kind;
 
-Bytes Decimal(std::string_view text) { return *types::ParseDecimal(text); }
+using testing::Decimal;
 Bytes Varint(std::string_view text) { return *types::ParseVarint(text); }
 
 class CastFunctionsTest : public testing::FunctionTest {

@@ -25,8 +25,6 @@ using types::Kind;
 
 constexpr int64_t kNanosPerMilli = 1'000'000;
 
-types::TypePtr T(Kind kind) { return CqlType::Native(kind); }
-
 bool NullOrEmpty(const std::optional<BytesView>& v) { return !v || v->empty(); }
 
 bool IsNegative(const DurationValue& d) { return d.nanoseconds < 0 || d.days < 0 || d.months < 0; }
@@ -81,15 +79,15 @@ int64_t ToMillis(Kind kind, BytesView v) {
 void AddFloor(FunctionRegistry& r, Kind kind, bool with_start) {
   const Kind result = kind == Kind::kDate ? Kind::kDate : Kind::kTimestamp;
   const Kind start_kind = kind == Kind::kDate ? Kind::kDate : Kind::kTimestamp;
-  std::vector<types::TypePtr> args = {T(kind), T(Kind::kDuration)};
-  if (with_start) args.push_back(T(start_kind));
+  std::vector<types::TypePtr> args = {CqlType::Native(kind), CqlType::Native(Kind::kDuration)};
+  if (with_start) args.push_back(CqlType::Native(start_kind));
   r.Add(Function::Scalar(
-      "floor", T(result), std::move(args),
+      "floor", CqlType::Native(result), std::move(args),
       [kind, start_kind, with_start](FunctionArgs a, FunctionContext&) -> OptBytes {
         if (NullOrEmpty(a[0]) || NullOrEmpty(a[1])) return std::nullopt;
         if (with_start && NullOrEmpty(a[2])) return std::nullopt;
         const int64_t start = with_start ? ToMillis(start_kind, *a[2]) : 0;
-        const DurationValue duration = DecodeDurationValue(*a[1]);
+        const DurationValue duration = types::DecodeDuration(*a[1]);
         if (kind == Kind::kDate) {
           if (duration.nanoseconds != 0) {
             ThrowInvalid("The floor on date values cannot be computed for the " +
@@ -120,11 +118,12 @@ void AddFloorFunctions(FunctionRegistry& r) {
   AddFloor(r, Kind::kDate, true);
   // Duration.floorTime.
   r.Add(Function::Scalar(
-      "floor", T(Kind::kTime), {T(Kind::kTime), T(Kind::kDuration)},
+      "floor", CqlType::Native(Kind::kTime),
+      {CqlType::Native(Kind::kTime), CqlType::Native(Kind::kDuration)},
       [](FunctionArgs a, FunctionContext&) -> OptBytes {
         if (NullOrEmpty(a[0]) || NullOrEmpty(a[1])) return std::nullopt;
         const int64_t time = types::DecodeBigint(*a[0]);
-        const DurationValue duration = DecodeDurationValue(*a[1]);
+        const DurationValue duration = types::DecodeDuration(*a[1]);
         if (IsNegative(duration)) {
           ThrowInvalid("Negative durations are not supported by the floor function");
         }

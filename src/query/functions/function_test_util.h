@@ -10,12 +10,16 @@
 
 #include "common/clock.h"
 #include "query/functions/function_registry.h"
+#include "types/big_number.h"
 #include "types/cql_type.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query::testing {
 
 inline types::TypePtr T(types::Kind kind) { return types::CqlType::Native(kind); }
+
+// A decimal value from its text ("1.5").
+inline Bytes Decimal(std::string_view text) { return *types::ParseDecimal(text); }
 
 // The overload of `name` whose argument types are exactly `types`.
 inline FunctionPtr Overload(const std::string& name, const std::vector<types::TypePtr>& types) {

@@ -12,7 +12,6 @@
 #include "types/uuid.h"
 #include "types/value_codec.h"
 #include "types/vector_layout.h"
-#include "types/vint.h"
 
 namespace sibyl::query {
 namespace {
@@ -33,7 +32,7 @@ std::string YearText(int64_t year) {
   return (year_of_era > 9999 ? "+" : "") + Pad(year_of_era, 4);
 }
 
-std::string DurationText(BytesView v) { return types::DurationToString(DecodeDurationValue(v)); }
+std::string DurationText(BytesView v) { return types::DurationToString(types::DecodeDuration(v)); }
 
 bool IsText(Kind kind) { return kind == Kind::kText || kind == Kind::kAscii; }
 
@@ -44,17 +43,6 @@ std::string FloatingJson(double value, bool is_float) {
 }
 
 }  // namespace
-
-types::DurationValue DecodeDurationValue(BytesView v) {
-  int64_t parts[3] = {0, 0, 0};
-  for (int64_t& part : parts) {
-    const auto decoded = types::ReadSignedVint(v);
-    if (!decoded) break;
-    part = static_cast<int64_t>(decoded->value);
-    v.remove_prefix(decoded->size);
-  }
-  return {static_cast<int32_t>(parts[0]), static_cast<int32_t>(parts[1]), parts[2]};
-}
 
 std::string JavaTimestampText(int64_t millis, char separator) {
   const int64_t days = types::FloorDiv(millis, types::kMillisPerDay);

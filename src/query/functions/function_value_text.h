@@ -23,9 +23,6 @@ namespace sibyl::query {
 // shortens IPv6 with ::).
 [[nodiscard]] std::string JavaInetText(BytesView address);
 
-// The parts of a serialized duration (three signed vints).
-[[nodiscard]] types::DurationValue DecodeDurationValue(BytesView value);
-
 // CAST(value AS text) for the types CastFcts can cast to text: every
 // numeric type, ascii, inet, boolean, timestamp, date, time, uuid and
 // timeuuid. REQUIRES: a valid, non-empty value of `type`.

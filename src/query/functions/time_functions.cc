@@ -23,8 +23,6 @@ namespace {
 using types::CqlType;
 using types::Kind;
 
-types::TypePtr T(Kind kind) { return CqlType::Native(kind); }
-
 bool NullOrEmpty(const std::optional<BytesView>& v) { return !v || v->empty(); }
 
 // A version 1 UUID from its 60-bit timestamp and raw low 64 bits (no
@@ -104,7 +102,7 @@ OptBytes DateFromMillis(Kind from, int64_t millis) {
   if (!days) {
     const bool low = millis < 0;
     ThrowFunctionFailureCause(
-        "todate", {T(from)->ToCql()},
+        "todate", {CqlType::Native(from)->ToCql()},
         "org.apache.cassandra.serializers.MarshalException: Input date " +
             types::JavaLocalDateString(types::FloorDiv(millis, types::kMillisPerDay)) + " is " +
             (low ? "less than min" : "greater than max") + " supported date " +
@@ -115,7 +113,7 @@ OptBytes DateFromMillis(Kind from, int64_t millis) {
 
 void AddNow(FunctionRegistry& r, std::string name, Kind kind) {
   r.Add(Function::Scalar(
-      std::move(name), T(kind), {},
+      std::move(name), CqlType::Native(kind), {},
       [kind](FunctionArgs, FunctionContext& context) -> OptBytes {
         Clock& clock = RequireClock(context);
         const int64_t micros = clock.NowMicros();
@@ -137,7 +135,7 @@ void AddNow(FunctionRegistry& r, std::string name, Kind kind) {
 }
 
 void AddToDate(FunctionRegistry& r, Kind from) {
-  r.Add(Function::Scalar("todate", T(Kind::kDate), {T(from)},
+  r.Add(Function::Scalar("todate", CqlType::Native(Kind::kDate), {CqlType::Native(from)},
                          [from](FunctionArgs a, FunctionContext&) -> OptBytes {
                            if (NullOrEmpty(a[0])) return std::nullopt;
                            return DateFromMillis(from, ToMillis(from, *a[0]));
@@ -145,7 +143,7 @@ void AddToDate(FunctionRegistry& r, Kind from) {
 }
 
 void AddToTimestamp(FunctionRegistry& r, Kind from) {
-  r.Add(Function::Scalar("totimestamp", T(Kind::kTimestamp), {T(from)},
+  r.Add(Function::Scalar("totimestamp", CqlType::Native(Kind::kTimestamp), {CqlType::Native(from)},
                          [from](FunctionArgs a, FunctionContext&) -> OptBytes {
                            if (NullOrEmpty(a[0])) return std::nullopt;
                            return types::EncodeTimestamp(ToMillis(from, *a[0]));
@@ -153,7 +151,7 @@ void AddToTimestamp(FunctionRegistry& r, Kind from) {
 }
 
 void AddToUnixTimestamp(FunctionRegistry& r, Kind from) {
-  r.Add(Function::Scalar("tounixtimestamp", T(Kind::kBigint), {T(from)},
+  r.Add(Function::Scalar("tounixtimestamp", CqlType::Native(Kind::kBigint), {CqlType::Native(from)},
                          [from](FunctionArgs a, FunctionContext&) -> OptBytes {
                            if (NullOrEmpty(a[0])) return std::nullopt;
                            return types::EncodeBigint(ToMillis(from, *a[0]));
@@ -164,7 +162,7 @@ void AddToUnixTimestamp(FunctionRegistry& r, Kind from) {
 
 void AddUuidFunctions(FunctionRegistry& r) {
   r.Add(Function::Scalar(
-      "uuid", T(Kind::kUuid), {},
+      "uuid", CqlType::Native(Kind::kUuid), {},
       [](FunctionArgs, FunctionContext&) -> OptBytes { return types::Uuid::Random().ToBytes(); },
       /*pure=*/false));
 }
@@ -175,27 +173,29 @@ void AddTimeFunctions(FunctionRegistry& r) {
   AddNow(r, "currenttimestamp", Kind::kTimestamp);
   AddNow(r, "currentdate", Kind::kDate);
   AddNow(r, "currenttime", Kind::kTime);
-  r.Add(Function::Scalar("mintimeuuid", T(Kind::kTimeuuid), {T(Kind::kTimestamp)},
-                         [](FunctionArgs a, FunctionContext&) -> OptBytes {
-                           if (NullOrEmpty(a[0])) return std::nullopt;
-                           return TimeUuidBytes(
-                               UnixMillisToRawTimestamp(types::DecodeBigint(*a[0])),
-                               0x8080808080808080ull);
-                         }));
-  r.Add(Function::Scalar("maxtimeuuid", T(Kind::kTimeuuid), {T(Kind::kTimestamp)},
-                         [](FunctionArgs a, FunctionContext&) -> OptBytes {
-                           if (NullOrEmpty(a[0])) return std::nullopt;
-                           return TimeUuidBytes(
-                               UnixMillisToRawTimestamp(types::DecodeBigint(*a[0]) + 1) - 1,
-                               0x7f7f7f7f7f7f7f7full);
-                         }));
+  r.Add(Function::Scalar(
+      "mintimeuuid", CqlType::Native(Kind::kTimeuuid), {CqlType::Native(Kind::kTimestamp)},
+      [](FunctionArgs a, FunctionContext&) -> OptBytes {
+        if (NullOrEmpty(a[0])) return std::nullopt;
+        return TimeUuidBytes(UnixMillisToRawTimestamp(types::DecodeBigint(*a[0])),
+                             0x8080808080808080ull);
+      }));
+  r.Add(Function::Scalar(
+      "maxtimeuuid", CqlType::Native(Kind::kTimeuuid), {CqlType::Native(Kind::kTimestamp)},
+      [](FunctionArgs a, FunctionContext&) -> OptBytes {
+        if (NullOrEmpty(a[0])) return std::nullopt;
+        return TimeUuidBytes(UnixMillisToRawTimestamp(types::DecodeBigint(*a[0]) + 1) - 1,
+                             0x7f7f7f7f7f7f7f7full);
+      }));
   // dateOf and unixTimestampOf: deprecated since 2.2, still present in 4.1.
-  r.Add(Function::Scalar("dateof", T(Kind::kTimestamp), {T(Kind::kTimeuuid)},
+  r.Add(Function::Scalar("dateof", CqlType::Native(Kind::kTimestamp),
+                         {CqlType::Native(Kind::kTimeuuid)},
                          [](FunctionArgs a, FunctionContext&) -> OptBytes {
                            if (NullOrEmpty(a[0])) return std::nullopt;
                            return types::EncodeTimestamp(TimeUuidUnixMillis(*a[0]));
                          }));
-  r.Add(Function::Scalar("unixtimestampof", T(Kind::kBigint), {T(Kind::kTimeuuid)},
+  r.Add(Function::Scalar("unixtimestampof", CqlType::Native(Kind::kBigint),
+                         {CqlType::Native(Kind::kTimeuuid)},
                          [](FunctionArgs a, FunctionContext&) -> OptBytes {
                            if (NullOrEmpty(a[0])) return std::nullopt;
                            return types::EncodeBigint(TimeUuidUnixMillis(*a[0]));

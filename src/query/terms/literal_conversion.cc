@@ -8,7 +8,7 @@
 namespace sibyl::query {
 namespace {
 
-using Kind = cql::Term::Kind;
+using TermKind = cql::Term::Kind;
 
 // The query's terms mapped onto the type layer's literals, which hold
 // Cassandra's acceptance rules for every type.
@@ -23,33 +23,33 @@ types::Literal ToLiteral(const cql::Term& term) {
     return out;
   };
   switch (term.kind) {
-    case Kind::kString:
+    case TermKind::kString:
       return constant(types::ConstantKind::kString);
-    case Kind::kInteger:
+    case TermKind::kInteger:
       return constant(types::ConstantKind::kInteger);
-    case Kind::kFloat:
+    case TermKind::kFloat:
       return constant(types::ConstantKind::kFloat);
-    case Kind::kBoolean:
+    case TermKind::kBoolean:
       return constant(types::ConstantKind::kBoolean);
-    case Kind::kUuid:
+    case TermKind::kUuid:
       return constant(types::ConstantKind::kUuid);
-    case Kind::kBlob:
+    case TermKind::kBlob:
       return constant(types::ConstantKind::kHex);
-    case Kind::kDuration:
+    case TermKind::kDuration:
       return constant(types::ConstantKind::kDuration);
-    case Kind::kNull:
+    case TermKind::kNull:
       return types::Literal::Null();
-    case Kind::kList:
+    case TermKind::kList:
       return types::Literal::Collection(types::Literal::Kind::kList, elements());
-    case Kind::kSet:
+    case TermKind::kSet:
       return types::Literal::Collection(types::Literal::Kind::kSet, elements());
-    case Kind::kMap:
+    case TermKind::kMap:
       return types::Literal::Collection(types::Literal::Kind::kMap, elements());
-    case Kind::kTuple:
+    case TermKind::kTuple:
       return types::Literal::Collection(types::Literal::Kind::kTuple, elements());
-    case Kind::kUdt:
+    case TermKind::kUdt:
       return types::Literal::Udt(term.field_names, elements());
-    case Kind::kBindMarker: {
+    case TermKind::kBindMarker: {
       // Stands for the marker: it fits any receiver, and a list, set or map
       // refuses it (Sibyl prepares tuples and UDTs holding markers itself:
       // PrepareTerm, term.h).

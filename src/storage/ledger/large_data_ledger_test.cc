@@ -15,8 +15,6 @@ namespace {
 
 using namespace storage::testing;  // NOLINT
 
-constexpr int32_t kNow = 1'700'000'000;
-
 class LargeDataLedgerTest : public ::testing::Test {
  protected:
   void SetUp() override {

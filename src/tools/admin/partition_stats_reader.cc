@@ -5,7 +5,7 @@
 namespace sibyl::tools::admin {
 namespace {
 
-constexpr const char* kQuery =
+constexpr const char* kPartitionStatsQuery =
     "SELECT keyspace_name, table_name, measure, partitions, min, p50, p75, p95, p98, p99, max "
     "FROM system_views.partition_stats";
 
@@ -31,7 +31,7 @@ PartitionStats ReadPartitionStats(client::Connection& connection, const NodeAddr
                                   const std::optional<std::string>& keyspace,
                                   const std::optional<std::string>& table) {
   PartitionStats stats;
-  std::string query = kQuery;
+  std::string query = kPartitionStatsQuery;
   std::vector<Value> values;
   if (keyspace && table) {
     query += " WHERE keyspace_name = ? AND table_name = ?";

@@ -6,7 +6,7 @@
 namespace sibyl::tools::admin {
 namespace {
 
-constexpr const char* kQuery =
+constexpr const char* kTableHistogramsQuery =
     "SELECT operation, count, min, p50, p75, p95, p98, p99, max FROM system_views.table_latencies "
     "WHERE keyspace_name = ? AND table_name = ?";
 
@@ -34,7 +34,7 @@ TableHistogramsAnswer ReadTableHistograms(const NodeAddress& node, const std::st
   TableHistogramsAnswer answer;
   const Value values[] = {Value::Of(keyspace), Value::Of(table)};
   WithNodeConnection(node, [&](client::Connection& connection) {
-    for (const AdminRow& row : QueryRows(connection, node, kQuery, values)) {
+    for (const AdminRow& row : QueryRows(connection, node, kTableHistogramsQuery, values)) {
       AddLatencyRow(row, answer);
     }
     answer.partitions = ReadPartitionStats(connection, node, keyspace, table);

@@ -6,7 +6,7 @@
 namespace sibyl::tools::admin {
 namespace {
 
-constexpr const char* kQuery =
+constexpr const char* kTableStatsQuery =
     "SELECT keyspace_name, table_name, kind, sstables, live_bytes, total_bytes, "
     "compressed_bytes, uncompressed_bytes, memtable_entries, memtable_bytes, pending_flushes, "
     "bloom_filter_bytes, read_count, read_total_micros, write_count, write_total_micros "
@@ -39,7 +39,7 @@ TableStats TableStatsOfRow(const AdminRow& row) {
 NodeTableStatsAnswer ReadTableStats(const NodeAddress& node) {
   NodeTableStatsAnswer answer;
   WithNodeConnection(node, [&](client::Connection& connection) {
-    for (const AdminRow& row : QueryRows(connection, node, kQuery)) {
+    for (const AdminRow& row : QueryRows(connection, node, kTableStatsQuery)) {
       answer.tables.push_back(TableStatsOfRow(row));
     }
     answer.partitions = ReadPartitionStats(connection, node);

@@ -1,26 +1,15 @@
 #pragma once
-// Small text helpers the shell's files share: ASCII case folding of keywords
-// and reading a text cell of a system-table result by column name.
+// Small text helpers the shell's files share: reading a text cell of a
+// system-table result by column name (ASCII case folding is common/ascii_case.h).
 
 #include <cctype>
 #include <string>
 #include <string_view>
 
 #include "client/response_decoder.h"
+#include "common/ascii_case.h"
 
 namespace sibyl::tools::shell {
-
-inline std::string AsciiUpper(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
-inline std::string AsciiLower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // The text of `column` in row `row` of `rows`; "" when null or missing.
 inline std::string TextCell(const client::RowsResult& rows, size_t row, std::string_view column) {

@@ -14,6 +14,7 @@
 #include <memory>
 #include <set>
 
+#include "common/ascii_case.h"
 #include "common/error.h"
 #include "query/statements/ddl/ddl_guardrails.h"
 #include "query/statements/ddl/schema_alteration_util.h"
@@ -37,19 +38,12 @@ constexpr std::string_view kSasiClass = "org.apache.cassandra.index.sasi.SASIInd
 constexpr std::string_view kTargetOption = "target";
 constexpr std::string_view kClassNameOption = "class_name";
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // The class_name stored for USING 'cls' when Sibyl has the index: SAI by its
 // full class name or one of 5.0's aliases ('sai', 'StorageAttachedIndex',
 // any case).
 std::optional<std::string> SupportedIndexClass(std::string_view cls) {
-  const std::string lower = Lower(cls);
-  if (lower == "sai" || lower == "storageattachedindex" || lower == Lower(kSaiClass)) {
+  const std::string lower = AsciiLower(cls);
+  if (lower == "sai" || lower == "storageattachedindex" || lower == AsciiLower(kSaiClass)) {
     return std::string(kSaiClass);
   }
   return std::nullopt;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <random>
 
+#include "common/ascii_case.h"
 #include "common/error.h"
 #include "query/statements/ddl/schema_alteration_util.h"
 #include "query/statements/select_statement.h"
@@ -15,22 +16,15 @@ namespace sibyl::query {
 namespace ddl {
 namespace {
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // SchemaConstants.isLocalSystemKeyspace: system, system_schema and the
 // virtual keyspaces, compared in lower case.
 bool IsLocalOrVirtualKeyspace(std::string_view keyspace) {
-  const std::string lower = Lower(keyspace);
+  const std::string lower = AsciiLower(keyspace);
   return schema::IsLocalSystemKeyspace(lower) || schema::IsVirtualKeyspace(keyspace);
 }
 
 bool IsReplicatedSystemKeyspace(std::string_view keyspace) {
-  const std::string lower = Lower(keyspace);
+  const std::string lower = AsciiLower(keyspace);
   return schema::IsSystemKeyspace(lower) && !schema::IsLocalSystemKeyspace(lower);
 }
 
@@ -80,10 +74,6 @@ void EnsureTablePermission(std::string_view keyspace, std::string_view table,
 types::Uuid NewTableId(int64_t now_micros) {
   static thread_local std::mt19937_64 random{std::random_device{}()};
   return types::Uuid::TimeBased(now_micros * 10 + types::Uuid::kUnixEpochIn100ns, random());
-}
-
-void ThrowConfig(std::string message) {
-  throw CqlError(ErrorCode::kConfigError, std::move(message));
 }
 
 protocol::SchemaChange MakeChange(protocol::SchemaChange::Type type,
@@ -144,7 +134,7 @@ Result ExecuteSchemaAlteration(const SchemaAlteration& alteration, schema::Metad
                                const SchemaChangeContext& context) {
   alteration.Authorize();
   const std::string& keyspace = alteration.keyspace();
-  if (schema::IsLocalSystemKeyspace(ddl::Lower(keyspace))) {
+  if (schema::IsLocalSystemKeyspace(AsciiLower(keyspace))) {
     ThrowInvalid("System keyspace '" + keyspace + "' is not user-modifiable");
   }
   if (schema::IsVirtualKeyspace(keyspace)) {

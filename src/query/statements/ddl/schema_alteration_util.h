@@ -29,8 +29,6 @@ void EnsureKeyspacePermission(std::string_view keyspace, Permission permission);
 void EnsureTablePermission(std::string_view keyspace, std::string_view table,
                            Permission permission);
 
-[[noreturn]] void ThrowConfig(std::string message);
-
 // TableId.generate(): a new table's (or view's) id, a time-based UUID.
 [[nodiscard]] types::Uuid NewTableId(int64_t now_micros);
 
