@@ -7,7 +7,6 @@
 #include "cluster/views/ring_view_update_router.h"
 #include "locator/token_allocation.h"
 #include "locator/token_ring.h"
-#include "schema/schema_diff.h"
 
 namespace sibyl::server {
 namespace {
@@ -71,7 +70,7 @@ void ClusterNode::Register(const cluster::NodeIdentity& identity, bool identity_
   mine.native_port = config_.native_transport_port;
   mine.datacenter = node_info_.data_center;
   mine.rack = node_info_.rack;
-  mine.release_version = schema::kReleaseVersion;
+  mine.release_version = kReleaseVersion;
   const auto result = store_->CommitDirectory(
       [&](const metadata::Directory& directory) -> std::optional<metadata::Directory> {
         metadata::NodeRecord record = mine;
@@ -107,15 +106,6 @@ void ClusterNode::FollowChanges() {
       });
   store_->AddListener([this](const schema::Schema&, const schema::Schema& after) {
     RebuildView(nullptr, std::make_shared<const schema::Schema>(after));
-  });
-  store_->AddPublishedListener([this](const schema::Schema& before, const schema::Schema& after) {
-    // Every node tells its clients, so a driver whose control connection
-    // is on another node than the one that ran the DDL hears of it; once
-    // published, so that the driver, reading system_schema at once, finds it.
-    if (events_ == nullptr) return;
-    for (const protocol::SchemaChange& change : schema::SchemaChangesBetween(before, after)) {
-      events_->Publish(EventBus::SchemaChangeEvent(change));
-    }
   });
 }
 

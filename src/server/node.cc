@@ -18,6 +18,7 @@
 #include "cluster/node_identity.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/version.h"
 #include "guardrails/guardrails.h"
 #include "index/indexing_engine.h"
 #include "locator/snitch.h"
@@ -36,9 +37,9 @@
 #include "server/live_data_size.h"
 #include "server/node_metrics.h"
 #include "server/request_metrics.h"
+#include "server/schema_change_events.h"
 #include "server/server_context.h"
 #include "server/storage_info.h"
-#include "server/version.h"
 #include "storage/engine.h"
 
 namespace sibyl::server {
@@ -278,135 +279,198 @@ sigset_t BlockShutdownSignals() {
   return set;
 }
 
+bool InCluster(const Config& config) {
+  if (config.metadata_store == "etcd") return true;
+  if (config.metadata_store != "local") {
+    throw ConfigError("metadata_store: " + config.metadata_store + " is not one of local, etcd");
+  }
+  return false;
+}
+
+// The tables' data (docs/dev/storage.md), wrapped so that every write path
+// keeps the tables' secondary indexes exact (index/indexing_engine.h), shown
+// in the node's virtual tables.
+std::unique_ptr<index::IndexingEngine> OpenStorage(const Config& config,
+                                                   const DataDirectory& data_dir, Clock& clock,
+                                                   schema::LocalNodeInfo& node_info) {
+  auto engine = index::IndexingEngine::Wrap(
+      storage::Engine::Open(MakeEngineOptions(config, data_dir.path() / "data"), clock), clock);
+  ShowDerivedData(*engine, node_info);
+  ShowStorage(*engine, node_info);
+  engine->set_max_pending_view_updates(config.view_outbox_max_pending);
+  return engine;
+}
+
+// Where the schema lives: in the data directory (docs/dev/schema-store.md),
+// or, for a node of a cluster, the metadata log in etcd
+// (docs/dev/metadata.md), where the node registers itself and learns its
+// tokens.
+struct NodeMetadata {
+  std::unique_ptr<ClusterNode> cluster_node;  // null on a single node
+  std::unique_ptr<schema::LocalMetadataStore> local;
+
+  schema::MetadataStore& store() const {
+    return cluster_node ? static_cast<schema::MetadataStore&>(cluster_node->metadata()) : *local;
+  }
+};
+
+NodeMetadata OpenMetadata(const Config& config, const DataDirectory& data_dir,
+                          const cluster::NodeIdentity& identity, bool identity_existed,
+                          schema::LocalNodeInfo& node_info, index::IndexingEngine& engine) {
+  NodeMetadata metadata;
+  if (!InCluster(config)) {
+    metadata.local = schema::LocalMetadataStore::Open(data_dir.path() / "schema");
+    return metadata;
+  }
+  metadata.cluster_node =
+      ClusterNode::Open(config, data_dir.path(), identity, identity_existed, node_info);
+  // Before the schema reaches the engine (the query processor syncs it):
+  // from its first view update, a write or a view build sends each to its
+  // paired view replica (docs/dev/views.md).
+  engine.SetViewUpdateRouter(metadata.cluster_node->MakeViewUpdateRouter());
+  return metadata;
+}
+
+// What a running node serves from: the pieces ServeUntilSignal starts,
+// publishes metrics of, and stops.
+struct ServingParts {
+  const Config& config;
+  ServerContext& context;
+  metrics::MetricRegistry& metric_registry;
+  index::IndexingEngine& engine;
+  schema::MetadataStore& metadata;
+  ClusterNode* cluster_node;  // null on a single node
+  const guardrails::Guardrails& guardrails;
+  const guardrails::ModelWarnings& model_warnings;
+  DiskUsageMonitor& disk_usage_monitor;
+  const schema::LocalNodeInfo& node_info;
+};
+
+// Listens for CQL clients and metrics scrapes, serves until SIGINT or
+// SIGTERM, then stops serving.
+void ServeUntilSignal(const ServingParts& parts, const sigset_t& shutdown_signals) {
+  const Config& config = parts.config;
+  parts.disk_usage_monitor.Start();
+  CqlServer server(config, parts.context);
+  server.Listen();
+  AddNodeCollectors(parts.metric_registry,
+                    {.requests = parts.context.request_metrics,
+                     .cql_server = &server,
+                     .engine = &parts.engine,
+                     .schemas = &parts.metadata.schemas(),
+                     .hints = parts.cluster_node ? parts.cluster_node->hints() : nullptr,
+                     .guardrails = &parts.guardrails,
+                     .model_warnings = &parts.model_warnings,
+                     .disk_usage = &parts.disk_usage_monitor});
+  // Destroyed (stopped) before the server, engine and cluster node its
+  // collectors read.
+  const std::unique_ptr<metrics::MetricsHttpServer> metrics_endpoint =
+      ListenForMetrics(config, parts.metric_registry);
+  server.Start();
+  if (metrics_endpoint) metrics_endpoint->Start();
+  if (parts.cluster_node) parts.cluster_node->NativeTransportReady();
+  spdlog::info("Node {} owns {} tokens; schema version {} (epoch {})",
+               parts.node_info.host_id.ToString(), parts.node_info.tokens.size(),
+               parts.metadata.schemas().snapshot()->version().ToString(), parts.metadata.epoch());
+  spdlog::info("Starting listening for CQL clients on {}:{} (unencrypted)...",
+               server.bound_address(), server.bound_port());
+  if (metrics_endpoint) {
+    spdlog::info("Serving Prometheus metrics on http://{}:{}/metrics", config.metrics_address(),
+                 metrics_endpoint->bound_port());
+  }
+
+  int signal_number = 0;
+  sigwait(&shutdown_signals, &signal_number);
+  spdlog::info("Received {}, shutting down", signal_number == SIGINT ? "SIGINT" : "SIGTERM");
+  if (metrics_endpoint) metrics_endpoint->Stop();
+  server.Stop();
+  // Before the processor and the engine go: no listener may run after.
+  if (parts.cluster_node) parts.cluster_node->Stop();
+}
+
+// Builds the node from its configuration and serves until a shutdown
+// signal. Objects are declared in the order they depend on one another, so
+// each outlives what refers to it.
+void RunNodeUntilSignal(const Config& config, const sigset_t& shutdown_signals) {
+  DataDirectory data_dir(config.data_dir());
+  const bool identity_existed = cluster::HasNodeIdentity(data_dir.path());
+  std::string identity_warning;
+  const auto identity =
+      cluster::LoadOrCreateNodeIdentity(data_dir.path(), config.num_tokens, identity_warning);
+  if (!identity_warning.empty()) spdlog::warn("{}", identity_warning);
+
+  schema::LocalNodeInfo node_info = MakeLocalNodeInfo(config, identity);
+  node_info.load_bytes = [engine_directory = data_dir.path() / "data"] {
+    return LiveDataSize(engine_directory);
+  };
+  // The node's metrics (docs/metrics.md), declared before what they count
+  // so that they outlive it.
+  metrics::MetricRegistry metric_registry;
+  RequestMetrics request_metrics;
+  // The node's one clock: write timestamps and `now` for TTLs.
+  SystemClock clock;
+  // Declared before the schema store, whose listener keeps the engine's
+  // tables in step with it.
+  const auto engine = OpenStorage(config, data_dir, clock, node_info);
+  // UPDATE of system_views.guardrails changes them live.
+  guardrails::Guardrails guardrails;
+  ConfigureGuardrails(config, data_dir.path(), guardrails);
+  node_info.guardrails = &guardrails;
+  guardrails::ModelWarnings model_warnings;
+  node_info.model_warnings = &model_warnings;
+  // The disk usage guardrails: this node's state from its monitor, the
+  // others' from their heartbeats (cluster_node.cc).
+  cluster::DiskUsageStates disk_usage_states;
+  const std::unique_ptr<DiskUsageMonitor> disk_usage_monitor =
+      MakeDiskUsageMonitor(config, data_dir.path(), guardrails, disk_usage_states);
+  node_info.disk_usage = [&disk_usage_states] { return disk_usage_states.local(); };
+  const NodeMetadata metadata =
+      OpenMetadata(config, data_dir, identity, identity_existed, node_info, *engine);
+  ClusterNode* const cluster_node = metadata.cluster_node.get();
+  schema::VirtualTables virtual_tables = schema::VirtualTables::SystemTables();
+  cluster::Coordinator coordinator(*engine, clock);
+  coordinator.SetDiskUsageStates(&disk_usage_states);
+  // Creates the column families of the schema's tables before serving.
+  query::QueryProcessorOptions processor_options = MakeProcessorOptions(config, guardrails);
+  if (cluster_node) {
+    processor_options.after_schema_change = [cluster_node](uint64_t epoch) {
+      cluster_node->AwaitSchemaAgreement(epoch);
+    };
+  }
+  query::QueryProcessor processor(metadata.store(), virtual_tables, node_info, &coordinator,
+                                  processor_options);
+  EventBus events;
+  PublishSchemaChanges(metadata.store(), events);
+  ServerContext context{config, processor, events};
+  context.model_warnings = &model_warnings;
+  // Counted only when someone can read them.
+  if (config.prometheus_enabled) context.request_metrics = &request_metrics;
+  if (cluster_node) {
+    cluster_node->Join(coordinator, *engine, clock, events);
+    context.statement_workers = &cluster_node->statement_workers();
+  }
+  ServeUntilSignal({.config = config,
+                    .context = context,
+                    .metric_registry = metric_registry,
+                    .engine = *engine,
+                    .metadata = metadata.store(),
+                    .cluster_node = cluster_node,
+                    .guardrails = guardrails,
+                    .model_warnings = model_warnings,
+                    .disk_usage_monitor = *disk_usage_monitor,
+                    .node_info = node_info},
+                   shutdown_signals);
+}
+
 }  // namespace
 
 int RunNode(const StartOptions& options) {
   const sigset_t shutdown_signals = BlockShutdownSignals();
-  Config config = options.config;
   SetUpLogging();
   spdlog::info("{} starting", VersionLine());
   for (const auto& warning : options.warnings) spdlog::warn("{}", warning);
-
   try {
-    const bool in_cluster = config.metadata_store == "etcd";
-    if (!in_cluster && config.metadata_store != "local") {
-      throw ConfigError("metadata_store: " + config.metadata_store + " is not one of local, etcd");
-    }
-    DataDirectory data_dir(config.data_dir());
-    const bool identity_existed = cluster::HasNodeIdentity(data_dir.path());
-    std::string identity_warning;
-    const auto identity =
-        cluster::LoadOrCreateNodeIdentity(data_dir.path(), config.num_tokens, identity_warning);
-    if (!identity_warning.empty()) spdlog::warn("{}", identity_warning);
-
-    schema::LocalNodeInfo node_info = MakeLocalNodeInfo(config, identity);
-    node_info.load_bytes = [engine_directory = data_dir.path() / "data"] {
-      return LiveDataSize(engine_directory);
-    };
-    // The node's metrics (docs/metrics.md), declared before what they count
-    // so that they outlive it; the endpoint serving them goes first.
-    metrics::MetricRegistry metric_registry;
-    RequestMetrics request_metrics;
-    // The node's one clock: write timestamps and `now` for TTLs.
-    SystemClock clock;
-    // The tables' data (docs/dev/storage.md). Declared before the schema
-    // store, whose listener keeps the engine's tables in step with it.
-    // Wrapped so that every write path keeps the tables' secondary indexes
-    // exact (index/indexing_engine.h).
-    const auto engine = index::IndexingEngine::Wrap(
-        storage::Engine::Open(MakeEngineOptions(config, data_dir.path() / "data"), clock), clock);
-    ShowDerivedData(*engine, node_info);
-    ShowStorage(*engine, node_info);
-    // UPDATE of system_views.guardrails changes them live.
-    guardrails::Guardrails guardrails;
-    ConfigureGuardrails(config, data_dir.path(), guardrails);
-    node_info.guardrails = &guardrails;
-    guardrails::ModelWarnings model_warnings;
-    node_info.model_warnings = &model_warnings;
-    // The disk usage guardrails: this node's state from its monitor, the
-    // others' from their heartbeats (cluster_node.cc).
-    cluster::DiskUsageStates disk_usage_states;
-    const std::unique_ptr<DiskUsageMonitor> disk_usage_monitor =
-        MakeDiskUsageMonitor(config, data_dir.path(), guardrails, disk_usage_states);
-    node_info.disk_usage = [&disk_usage_states] { return disk_usage_states.local(); };
-    engine->set_max_pending_view_updates(config.view_outbox_max_pending);
-    // The schema: in the data directory (docs/dev/schema-store.md), or, for
-    // a node of a cluster, the metadata log in etcd (docs/dev/metadata.md),
-    // where the node registers itself and learns its tokens.
-    std::unique_ptr<ClusterNode> cluster_node;
-    std::unique_ptr<schema::LocalMetadataStore> local_metadata;
-    if (in_cluster) {
-      cluster_node =
-          ClusterNode::Open(config, data_dir.path(), identity, identity_existed, node_info);
-      // Before the schema reaches the engine (the query processor below syncs
-      // it): from its first view update, a write or a view build sends each
-      // to its paired view replica (docs/dev/views.md).
-      engine->SetViewUpdateRouter(cluster_node->MakeViewUpdateRouter());
-    } else {
-      local_metadata = schema::LocalMetadataStore::Open(data_dir.path() / "schema");
-    }
-    schema::MetadataStore& metadata =
-        in_cluster ? static_cast<schema::MetadataStore&>(cluster_node->metadata())
-                   : *local_metadata;
-    schema::SchemaStore& schema_store = metadata.schemas();
-    schema::VirtualTables virtual_tables = schema::VirtualTables::SystemTables();
-    cluster::Coordinator coordinator(*engine, clock);
-    coordinator.SetDiskUsageStates(&disk_usage_states);
-    // Creates the column families of the schema's tables before serving.
-    query::QueryProcessorOptions processor_options = MakeProcessorOptions(config, guardrails);
-    if (in_cluster) {
-      processor_options.after_schema_change = [&cluster_node](uint64_t epoch) {
-        cluster_node->AwaitSchemaAgreement(epoch);
-      };
-    }
-    query::QueryProcessor processor(metadata, virtual_tables, node_info, &coordinator,
-                                    processor_options);
-    EventBus events;
-    ServerContext context{config, processor, events};
-    context.model_warnings = &model_warnings;
-    // Counted only when someone can read them.
-    if (config.prometheus_enabled) context.request_metrics = &request_metrics;
-    if (in_cluster) {
-      cluster_node->Join(coordinator, *engine, clock, events);
-      context.statement_workers = &cluster_node->statement_workers();
-      context.schema_events_from_cluster = true;
-    }
-
-    disk_usage_monitor->Start();
-    CqlServer server(config, context);
-    server.Listen();
-    AddNodeCollectors(metric_registry, {.requests = context.request_metrics,
-                                        .cql_server = &server,
-                                        .engine = engine.get(),
-                                        .schemas = &schema_store,
-                                        .hints = cluster_node ? cluster_node->hints() : nullptr,
-                                        .guardrails = &guardrails,
-                                        .model_warnings = &model_warnings,
-                                        .disk_usage = disk_usage_monitor.get()});
-    // Destroyed (stopped) before the server, engine and cluster node its
-    // collectors read.
-    const std::unique_ptr<metrics::MetricsHttpServer> metrics_endpoint =
-        ListenForMetrics(config, metric_registry);
-    server.Start();
-    if (metrics_endpoint) metrics_endpoint->Start();
-    if (cluster_node) cluster_node->NativeTransportReady();
-    spdlog::info("Node {} owns {} tokens; schema version {} (epoch {})",
-                 node_info.host_id.ToString(), node_info.tokens.size(),
-                 schema_store.snapshot()->version().ToString(), metadata.epoch());
-    spdlog::info("Starting listening for CQL clients on {}:{} (unencrypted)...",
-                 server.bound_address(), server.bound_port());
-    if (metrics_endpoint) {
-      spdlog::info("Serving Prometheus metrics on http://{}:{}/metrics", config.metrics_address(),
-                   metrics_endpoint->bound_port());
-    }
-
-    int signal_number = 0;
-    sigwait(&shutdown_signals, &signal_number);
-    spdlog::info("Received {}, shutting down", signal_number == SIGINT ? "SIGINT" : "SIGTERM");
-    if (metrics_endpoint) metrics_endpoint->Stop();
-    server.Stop();
-    // Before the processor and the engine go: no listener may run after.
-    if (cluster_node) cluster_node->Stop();
+    RunNodeUntilSignal(options.config, shutdown_signals);
     spdlog::info("Stopped");
     spdlog::shutdown();
     return 0;

@@ -19,7 +19,7 @@
 #include "server/event_bus.h"
 #include "server/request_metrics.h"
 #include "server/server_context.h"
-#include "storage/storage_error.h"
+#include "storage/data/storage_error.h"
 
 namespace sibyl::server {
 
@@ -373,7 +373,7 @@ std::string RequestDispatcher::DescribeRequest(const protocol::Envelope& envelop
 
 void RequestDispatcher::HandleOptions(protocol::ConnectionCodec& codec, int16_t stream) {
   static const std::map<std::string, std::vector<std::string>> kSupported{
-      {"CQL_VERSION", {schema::kCqlVersion}},
+      {"CQL_VERSION", {kCqlVersion}},
       {"COMPRESSION", {"snappy", "lz4"}},
       {"PROTOCOL_VERSIONS", {"3/v3", "4/v4", "5/v5"}},
   };
@@ -482,10 +482,6 @@ void RequestDispatcher::WriteResult(const query::Result& result, query::ClientSt
       },
       result);
   out.End();
-  if (const auto* change = std::get_if<query::SchemaChangeResult>(&result);
-      change != nullptr && !context_.schema_events_from_cluster) {
-    context_.events.Publish(EventBus::SchemaChangeEvent(change->change));
-  }
 }
 
 }  // namespace sibyl::server

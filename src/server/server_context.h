@@ -20,10 +20,6 @@ struct ServerContext {
   // Where statements run when they may wait for other nodes (a node of a
   // cluster); null: on the connection's reactor thread.
   boost::asio::thread_pool* statement_workers = nullptr;
-  // True on a cluster: every node sends SCHEMA_CHANGE events for each change
-  // it applies (ClusterNode), so the node running a DDL statement does not
-  // send its own as well.
-  bool schema_events_from_cluster = false;
   // Where every QUERY, PREPARE, EXECUTE and BATCH is counted and timed
   // (docs/metrics.md); null: nowhere (tests, prometheus_enabled: false).
   RequestMetrics* request_metrics = nullptr;

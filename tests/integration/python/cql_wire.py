@@ -22,6 +22,8 @@ OPTIONS = 0x05
 SUPPORTED = 0x06
 QUERY = 0x07
 RESULT = 0x08
+REGISTER = 0x0B
+EVENT = 0x0C
 
 PROTOCOL_ERROR = 0x000A
 INVALID = 0x2200
@@ -87,6 +89,20 @@ def read_frame(sock: socket.socket) -> Frame:
     if length > 64 * 1024 * 1024:
         raise AssertionError(f"server sent a frame header claiming {length} bytes")
     return Frame(version, flags, stream, opcode, recv_exact(sock, length))
+
+
+def string_list(values: list[str]) -> bytes:
+    return struct.pack(">H", len(values)) + b"".join(string(v) for v in values)
+
+
+def parse_strings(body: bytes) -> list[str]:
+    """A body made of [string]s only (an EVENT's), as a list."""
+    out, pos = [], 0
+    while pos < len(body):
+        (n,) = struct.unpack_from(">H", body, pos)
+        out.append(body[pos + 2:pos + 2 + n].decode())
+        pos += 2 + n
+    return out
 
 
 def parse_error(body: bytes) -> tuple[int, str]:

@@ -15,6 +15,7 @@ from cassandra import AlreadyExists, InvalidRequest, Unauthorized
 from cassandra.cluster import Cluster, Session
 from cassandra.protocol import ConfigurationException, SyntaxException
 
+import cql_wire
 from driver_session import connected_cluster as connected
 from sibyl_process import SibylServer
 
@@ -130,6 +131,41 @@ def test_if_not_exists_on_an_existing_object_is_quiet(session, keyspace):
                     "{'class': 'SimpleStrategy', 'replication_factor': 1}")
     session.execute(f"DROP TABLE IF EXISTS {keyspace}.nope")
     session.execute(f"DROP TYPE IF EXISTS {keyspace}.nope")
+
+
+def test_drop_keyspace_announces_each_table_and_type_before_the_keyspace(sibyl, session):
+    """As Cassandra 4.1's SchemaChangeNotifier: one SCHEMA_CHANGE per table,
+    view and type of a dropped keyspace, then the keyspace's own."""
+    sock = cql_wire.connect(sibyl.port)
+    try:
+        sock.sendall(cql_wire.frame(4, cql_wire.STARTUP, cql_wire.startup_body(), stream=1))
+        assert cql_wire.read_frame(sock).opcode == cql_wire.READY
+        sock.sendall(cql_wire.frame(4, cql_wire.REGISTER,
+                                    cql_wire.string_list(["SCHEMA_CHANGE"]), stream=2))
+        assert cql_wire.read_frame(sock).opcode == cql_wire.READY
+        session.execute("CREATE KEYSPACE ddl_dropped WITH replication = "
+                        "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+        session.execute("CREATE TYPE ddl_dropped.pair (a int, b int)")
+        session.execute("CREATE TABLE ddl_dropped.t1 (k int PRIMARY KEY, v int)")
+        session.execute("CREATE TABLE ddl_dropped.t2 (k int PRIMARY KEY, p frozen<pair>)")
+        session.execute("DROP KEYSPACE ddl_dropped")
+        events = []
+        while not events or events[-1] != ["SCHEMA_CHANGE", "DROPPED", "KEYSPACE", "ddl_dropped"]:
+            event = cql_wire.read_frame(sock)
+            assert (event.opcode, event.stream) == (cql_wire.EVENT, -1)
+            events.append(cql_wire.parse_strings(event.body))
+    finally:
+        sock.close()
+    assert events == [
+        ["SCHEMA_CHANGE", "CREATED", "KEYSPACE", "ddl_dropped"],
+        ["SCHEMA_CHANGE", "CREATED", "TYPE", "ddl_dropped", "pair"],
+        ["SCHEMA_CHANGE", "CREATED", "TABLE", "ddl_dropped", "t1"],
+        ["SCHEMA_CHANGE", "CREATED", "TABLE", "ddl_dropped", "t2"],
+        ["SCHEMA_CHANGE", "DROPPED", "TABLE", "ddl_dropped", "t1"],
+        ["SCHEMA_CHANGE", "DROPPED", "TABLE", "ddl_dropped", "t2"],
+        ["SCHEMA_CHANGE", "DROPPED", "TYPE", "ddl_dropped", "pair"],
+        ["SCHEMA_CHANGE", "DROPPED", "KEYSPACE", "ddl_dropped"],
+    ]
 
 
 def test_changes_from_another_session_reach_the_metadata(sibyl, cluster_session, keyspace):
