@@ -148,9 +148,4 @@ void ValidateConfig(const Config& config);
 // One line per key for `sibyl start --help`: "  --native-transport-port N  ...".
 std::string DescribeConfigKeys();
 
-// Keys of cassandra.yaml that tune Cassandra internals Sibyl does not have
-// (thread pools, caches...). They are accepted and ignored with a warning, so
-// an existing cassandra.yaml loads; anything else unknown is an error.
-bool IsIgnoredCassandraKey(const std::string& key);
-
 }  // namespace sibyl::server

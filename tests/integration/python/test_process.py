@@ -229,3 +229,19 @@ def test_gossiping_property_file_snitch_without_its_file_refuses_to_start(tmp_pa
 def test_unsupported_snitch_is_named(tmp_path):
     result = run([*start_args(tmp_path), "--endpoint-snitch", "Ec2Snitch"], tmp_path)
     assert_fails_with_one_line(result, "Ec2Snitch", "SimpleSnitch", "GossipingPropertyFileSnitch")
+
+
+@pytest.mark.parametrize("yaml,key", [
+    ("authenticator: PasswordAuthenticator\n", "authenticator"),
+    ("authorizer: CassandraAuthorizer\n", "authorizer"),
+    ("client_encryption_options:\n  enabled: true\n  keystore: conf/.keystore\n",
+     "client_encryption_options"),
+])
+def test_a_security_setting_sibyl_lacks_stops_start_up(tmp_path, yaml, key):
+    """A node that would be open to everyone, or in plaintext, against what its
+    operator asked, does not start."""
+    config = tmp_path / "sibyl.yaml"
+    config.write_text(yaml)
+    result = run([*start_args(tmp_path), "--config", str(config)], tmp_path)
+    line = assert_fails_with_one_line(result, key, "is not supported yet")
+    assert line.startswith(f"sibyl: {key}: ")
