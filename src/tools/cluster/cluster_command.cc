@@ -13,6 +13,7 @@
 #include "client/blocking_call.h"
 #include "client/client_connection.h"
 #include "client/io_thread.h"
+#include "tools/cluster/listening_socket.h"
 #include "tools/cluster/managed_process.h"
 #include "tools/tcp_probe.h"
 
@@ -50,7 +51,7 @@ bool AnswersCql(const std::string& address, uint16_t port) {
   return ok;
 }
 
-// Waits for `ready` while the process `pid` lives. Returns "" or why not.
+// Waits for `ready(pid)` while the process `pid` lives. Returns "" or why not.
 template <typename Ready>
 std::string WaitUntil(Ready ready, pid_t pid, std::chrono::seconds timeout,
                       const std::filesystem::path& log) {
@@ -58,7 +59,7 @@ std::string WaitUntil(Ready ready, pid_t pid, std::chrono::seconds timeout,
   while (std::chrono::steady_clock::now() < deadline) {
     // The process is this command's child until it exits.
     if (waitpid(pid, nullptr, WNOHANG) != 0) return "it exited:\n" + LogTail(log);
-    if (ready()) return "";
+    if (ready(pid)) return "";
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   return "it did not answer within " + std::to_string(timeout.count()) + " s:\n" + LogTail(log);
@@ -113,7 +114,9 @@ bool AnyRunning(const ClusterLayout& layout) {
   return false;
 }
 
-// Starts one member and waits for it; "" or why it failed.
+// Starts one member and waits for it; "" or why it failed. `ready` is asked
+// of the member's own process: something else answering on its address (a
+// process left from an earlier cluster) is not the member.
 template <typename Ready>
 std::string StartMember(const std::vector<std::string>& command, const std::filesystem::path& dir,
                         const std::string& log_name, std::chrono::seconds timeout, Ready ready) {
@@ -135,13 +138,19 @@ int Start(const ClusterLayout& layout, const std::string& self) {
   }
   std::string failure =
       StartMember(layout.EtcdCommand(etcd), layout.EtcdDirectory(), "etcd.log", kEtcdStartTimeout,
-                  [&] { return AcceptsConnections("127.0.0.1", layout.etcd_client_port); });
+                  [&](pid_t pid) {
+                    return ProcessListensOn(pid, "127.0.0.1", layout.etcd_client_port) &&
+                           AcceptsConnections("127.0.0.1", layout.etcd_client_port);
+                  });
   if (!failure.empty()) failure = "etcd did not start: " + failure;
   // One node at a time, so each takes its tokens knowing the ones before.
   for (int i = 1; failure.empty() && i <= layout.nodes; ++i) {
-    failure = StartMember(layout.NodeCommand(i, self), layout.NodeDirectory(i), "sibyl.log",
-                          kNodeStartTimeout,
-                          [&] { return AnswersCql(layout.NodeAddress(i), layout.native_port); });
+    failure =
+        StartMember(layout.NodeCommand(i, self), layout.NodeDirectory(i), "sibyl.log",
+                    kNodeStartTimeout, [&](pid_t pid) {
+                      return ProcessListensOn(pid, layout.NodeAddress(i), layout.native_port) &&
+                             AnswersCql(layout.NodeAddress(i), layout.native_port);
+                    });
     if (!failure.empty()) failure = "node " + layout.NodeAddress(i) + " did not start: " + failure;
   }
   if (!failure.empty()) {

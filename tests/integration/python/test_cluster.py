@@ -17,7 +17,9 @@ from cassandra.cluster import Cluster
 
 import pytest
 
-from cluster_process import ADDRESSES, NODES, RunningCluster, running_cluster, wait_for
+from cluster_process import (ADDRESSES, NODES, RunningCluster, distinct_free_ports,
+                             running_cluster, wait_for)
+from sibyl_process import SibylServer
 
 
 @pytest.fixture(scope="module")
@@ -148,3 +150,29 @@ def test_a_node_joining_later_is_announced_and_listed(cluster: RunningCluster) -
         rows = list(c.connect().execute("SELECT peer, tokens FROM system.peers_v2"))
         assert sorted(str(r.peer) for r in rows) == ADDRESSES[1:] + [f"127.0.0.{NODES + 1}"]
         assert all(len(r.tokens) == 16 for r in rows)
+
+
+def test_start_fails_when_a_nodes_own_process_does_not_come_up(tmp_path) -> None:
+    """Another process answering CQL on a node's address (as a node left from
+    an earlier cluster would) is not taken for the node: its own process
+    cannot bind the port, and the start says so."""
+    squatter = SibylServer(tmp_path / "squatter")
+    squatter.host = "127.0.0.2"
+    squatter.workdir.mkdir()
+    squatter.start()
+    try:
+        running = RunningCluster(tmp_path / "cluster", squatter.port,
+                                 *distinct_free_ports(3))
+        try:
+            started = running.command("start", "--nodes", "2",
+                                      "--native-port", str(running.native_port),
+                                      "--storage-port", str(running.storage_port),
+                                      "--prometheus-port", "0",
+                                      "--etcd-port", str(running.etcd_port))
+            assert started.returncode == 1, started.stdout + started.stderr
+            assert "node 127.0.0.2 did not start: it exited" in started.stderr, started.stderr
+        finally:
+            running.command("stop")
+        assert squatter.alive()
+    finally:
+        squatter.stop_cleanly()
