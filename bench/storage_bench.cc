@@ -17,8 +17,8 @@
 #include <string>
 
 #include "common/clock.h"
-#include "storage/cell_codec.h"
-#include "storage/cell_merge_operator.h"
+#include "storage/codec/cell_codec.h"
+#include "storage/compaction/cell_merge_operator.h"
 #include "storage/engine.h"
 
 namespace {

@@ -2,8 +2,9 @@
 """Checks the source layout rules of docs/dev/layout.md:
 
   1. the layers of src/ include each other one way only (LAYERS below);
-  2. inside src/query/, the concept folders include each other one way only
-     (QUERY_FOLDERS below, lowest first);
+  2. inside src/query/ and src/storage/, the concept folders include each
+     other one way only (CONCEPT_FOLDERS below, lowest first), and every
+     file lives in one of them;
   3. no two C++ files of the project (src/, fuzz/, bench/) share a stem (a
      file name without its extension) unless they are one concept's header
      and source.
@@ -39,23 +40,44 @@ LAYERS = {
     "server": ["common", "types", "dht", "locator", "messaging", "storage", "index", "cluster",
                "protocol", "cql", "schema", "metadata", "query", "guardrails", "metrics"],
     "client": ["common", "types", "protocol"],
-    "tools": ["common", "types", "dht", "locator", "protocol", "client", "cql", "server", "storage",
+    # Clients like any other: never the server (the executable joins them, cli/).
+    "tools": ["common", "types", "dht", "locator", "protocol", "client", "cql", "storage",
               "index", "cluster", "schema", "metadata", "query", "guardrails", "metrics"],
+    # The sibyl executable's commands: the server and the tools.
+    "cli": ["common", "types", "dht", "locator", "messaging", "storage", "index", "cluster",
+            "protocol", "cql", "schema", "metadata", "query", "guardrails", "metrics", "server",
+            "client", "tools"],
 }
 
-# The concept folders of src/query/, lowest first: a folder may include its
-# own files and those of the folders before it. "" is query/ itself (the
-# entry points: processor, prepared cache, client state).
-QUERY_FOLDERS = [
-    "functions",
-    "terms",
-    "restrictions",
-    "read",
-    "selection",
-    "statements",
-    "statements/ddl",
-    "",
-]
+# The concept folders of the layers grouped by concept, lowest first: a
+# folder may include its own files and those of the folders before it. ""
+# is the layer's own folder: in query/ the entry points (processor,
+# prepared cache, client state); in storage/ the Engine interface, which
+# the engines below implement.
+CONCEPT_FOLDERS = {
+    "query": [
+        "functions",
+        "terms",
+        "restrictions",
+        "read",
+        "selection",
+        "statements",
+        "statements/ddl",
+        "",
+    ],
+    "storage": [
+        "stats",       # latency histograms and their buckets
+        "data",        # cells, Mutation, ReadCommand, table layouts: what is stored
+        "codec",       # key and value encodings
+        "cells",       # reconciliation, counters, merging mutations
+        "read",        # the table readers, digests, read repair's diff
+        "compaction",  # the merge operator and the compaction filter
+        "ledger",      # the large-data ledger
+        "",            # engine.h (the storage interface), partition locks
+        "rocksdb",     # the RocksDB engine, its column families, the commit log
+        "reference",   # the reference engine
+    ],
+}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 
@@ -73,13 +95,14 @@ def source_files(src):
                 yield os.path.relpath(os.path.join(root, name), src)
 
 
-def query_folder(path):
-    """The QUERY_FOLDERS entry of a path under query/, or None."""
+def concept_folder(path):
+    """The CONCEPT_FOLDERS entry of a path in a layer grouped by concept, or None."""
     parts = path.split("/")
-    if parts[0] != "query":
+    folders = CONCEPT_FOLDERS.get(parts[0])
+    if folders is None:
         return None
     folder = "/".join(parts[1:-1])
-    return folder if folder in QUERY_FOLDERS else None
+    return folder if folder in folders else None
 
 
 def check(src):
@@ -101,15 +124,18 @@ def check(src):
                 problems.append(f"{path}: layer {layer}/ includes {included} "
                                 f"({layer}/ may include {', '.join(LAYERS[layer]) or 'nothing'})")
                 continue
-            own, target = query_folder(path), query_folder(included)
-            if layer == "query" and target_layer == "query":
-                if own is None or target is None:
-                    problems.append(f"{path}: includes {included}: a file of query/ lives in one "
-                                    f"of its concept folders ({', '.join(QUERY_FOLDERS[:-1])}) "
-                                    "or in query/ itself")
-                elif QUERY_FOLDERS.index(target) > QUERY_FOLDERS.index(own):
-                    problems.append(f"{path}: query/{own or '.'} includes {included}, which is "
-                                    f"above it (order: {' <- '.join(f or '.' for f in QUERY_FOLDERS)})")
+            folders = CONCEPT_FOLDERS.get(layer)
+            if folders is None or target_layer != layer:
+                continue
+            own, target = concept_folder(path), concept_folder(included)
+            if own is None or target is None:
+                problems.append(f"{path}: includes {included}: a file of {layer}/ lives in one "
+                                f"of its concept folders ({', '.join(f for f in folders if f)}) "
+                                f"or in {layer}/ itself")
+            elif folders.index(target) > folders.index(own):
+                order = ' <- '.join(f or '.' for f in folders)
+                problems.append(f"{path}: {layer}/{own or '.'} includes {included}, which is "
+                                f"above it (order: {order})")
     for sibling in ("fuzz", "bench"):
         other = os.path.join(src, "..", sibling)
         if not os.path.isdir(other):

@@ -1,6 +1,6 @@
 #include "fuzz/statements/mirrored_engine.h"
 
-#include "storage/read_result_text.h"
+#include "storage/read/read_result_text.h"
 #include "types/value_codec.h"
 
 namespace sibyl::fuzz {

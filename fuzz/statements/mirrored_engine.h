@@ -1,6 +1,6 @@
 #pragma once
 // An Engine that is two: every write goes to the RocksDB engine and to the
-// reference engine (storage/reference_engine.h, the obviously-correct
+// reference engine (storage/reference/reference_engine.h, the obviously-correct
 // model), and every read is answered by both and compared. The statement
 // fuzzer runs the real query processor over it, so every read a statement
 // makes — SELECT pages, a transaction's read, a list operation's read —
@@ -47,7 +47,7 @@ class MirroredEngine final : public storage::Engine {
   storage::ReadResult Read(const storage::ReadCommand& command) const override;
   // RocksDB's answer, not compared: the unfiltered answers of two engines
   // holding the same writes may differ (RocksDB's compaction turns expired
-  // cells into tombstones); storage/read_repair_randomized_test.cc holds both
+  // cells into tombstones); storage/read/read_repair_randomized_test.cc holds both
   // to their contract.
   std::vector<storage::Mutation> ReadUnfiltered(
       const storage::ReadCommand& command) const override {

@@ -18,7 +18,7 @@
 #include "query/query_processor.h"
 #include "schema/system_keyspaces.h"
 #include "schema/virtual_tables.h"
-#include "storage/reference_engine.h"
+#include "storage/reference/reference_engine.h"
 #include "types/utf8.h"
 
 namespace sibyl::fuzz {

@@ -13,7 +13,7 @@
 #include <random>
 
 #include "fuzz/statements/mirrored_engine.h"
-#include "storage/reference_engine.h"
+#include "storage/reference/reference_engine.h"
 
 namespace sibyl::fuzz {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "common/check.h"
 #include "common/error.h"
-#include "storage/storage_error.h"
+#include "storage/data/storage_error.h"
 
 namespace sibyl::cluster {
 

@@ -19,10 +19,10 @@
 #include "cluster/read/read_coordinator.h"
 #include "cluster/write/write_coordinator.h"
 #include "common/clock.h"
+#include "storage/data/mutation.h"
+#include "storage/data/read_command.h"
 #include "storage/engine.h"
-#include "storage/mutation.h"
 #include "storage/partition_locks.h"
-#include "storage/read_command.h"
 
 namespace sibyl::cluster {
 

@@ -3,8 +3,6 @@
 // mutations are applied (or nothing is), and read-modify-write under the
 // lock never loses an update.
 
-#include "storage/partition_locks.h"
-
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -16,7 +14,8 @@
 #include "common/check.h"
 #include "common/error.h"
 #include "dht/token.h"
-#include "storage/reference_engine.h"
+#include "storage/partition_locks.h"
+#include "storage/reference/reference_engine.h"
 #include "types/value_codec.h"
 
 namespace sibyl::cluster {

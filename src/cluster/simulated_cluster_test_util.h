@@ -50,7 +50,7 @@
 #include "schema/storage_layout.h"
 #include "schema/system_keyspaces.h"
 #include "schema/table_builder.h"
-#include "storage/reference_engine.h"
+#include "storage/reference/reference_engine.h"
 
 namespace sibyl::cluster::testing {
 

@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include "dht/token.h"
-#include "storage/clustering_order.h"
-#include "storage/reconcile.h"
+#include "storage/cells/reconcile.h"
+#include "storage/data/clustering_order.h"
 #include "types/value_codec.h"
 
 namespace sibyl::index {

@@ -6,7 +6,7 @@
 
 #include "dht/token.h"
 #include "index/index_entries.h"
-#include "storage/clustering_order.h"
+#include "storage/data/clustering_order.h"
 #include "types/value_codec.h"
 
 namespace sibyl::index {

@@ -11,8 +11,8 @@
 #include "index/indexing_engine_catalog.h"
 #include "index/view_checker.h"
 #include "index/view_rows.h"
-#include "storage/clustering_order.h"
-#include "storage/mutation_merge.h"
+#include "storage/cells/mutation_merge.h"
+#include "storage/data/clustering_order.h"
 #include "types/value_codec.h"
 
 namespace sibyl::index {

@@ -53,9 +53,9 @@
 #include "common/clock.h"
 #include "index/view_outbox.h"
 #include "index/view_update_router.h"
+#include "storage/data/storage_error.h"
 #include "storage/engine.h"
 #include "storage/partition_locks.h"
-#include "storage/storage_error.h"
 
 namespace sibyl::index {
 

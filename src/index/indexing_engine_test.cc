@@ -19,8 +19,8 @@
 #include "index/index_reader.h"
 #include "index/indexing_engine_test_util.h"
 #include "storage/random_workload_test_util.h"
-#include "storage/read_result_text.h"
-#include "storage/reference_engine.h"
+#include "storage/read/read_result_text.h"
+#include "storage/reference/reference_engine.h"
 
 namespace sibyl::index {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "index/indexing_engine.h"
 #include "storage/random_workload_test_util.h"
-#include "storage/reference_engine.h"
+#include "storage/reference/reference_engine.h"
 
 namespace sibyl::index::testing {
 

@@ -1,7 +1,7 @@
 #include "index/row_liveness.h"
 
-#include "storage/clustering_order.h"
-#include "storage/reconcile.h"
+#include "storage/cells/reconcile.h"
+#include "storage/data/clustering_order.h"
 
 namespace sibyl::index {
 

@@ -7,9 +7,9 @@
 
 #include <optional>
 
-#include "storage/cell.h"
-#include "storage/mutation.h"
-#include "storage/table_layout.h"
+#include "storage/data/cell.h"
+#include "storage/data/mutation.h"
+#include "storage/data/table_layout.h"
 
 namespace sibyl::index {
 

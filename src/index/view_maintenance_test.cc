@@ -22,7 +22,7 @@
 #include "index/indexing_engine_test_util.h"
 #include "index/view_checker.h"
 #include "storage/random_workload_test_util.h"
-#include "storage/reference_engine.h"
+#include "storage/reference/reference_engine.h"
 #include "types/value_codec.h"
 
 namespace sibyl::index {

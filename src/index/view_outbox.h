@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "common/bytes.h"
-#include "storage/mutation.h"
-#include "storage/table_layout.h"
+#include "storage/data/mutation.h"
+#include "storage/data/table_layout.h"
 #include "types/uuid.h"
 
 namespace sibyl::index {

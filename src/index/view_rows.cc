@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "dht/token.h"
-#include "storage/reconcile.h"
+#include "storage/cells/reconcile.h"
 #include "types/value_codec.h"
 
 namespace sibyl::index {

@@ -31,8 +31,8 @@
 
 #include "common/bytes.h"
 #include "index/row_liveness.h"
-#include "storage/mutation.h"
-#include "storage/table_layout.h"
+#include "storage/data/mutation.h"
+#include "storage/data/table_layout.h"
 
 namespace sibyl::index {
 

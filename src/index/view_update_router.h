@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "storage/mutation.h"
+#include "storage/data/mutation.h"
 #include "types/uuid.h"
 
 namespace sibyl::index {

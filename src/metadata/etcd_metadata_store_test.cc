@@ -45,7 +45,7 @@ NodeRecord Node(const std::string& name, dht::Token token) {
   node.datacenter = "dc1";
   node.rack = "rack1";
   node.tokens = {token};
-  node.release_version = schema::kReleaseVersion;
+  node.release_version = kReleaseVersion;
   return node;
 }
 

@@ -5,7 +5,7 @@
 
 #include "dht/token.h"
 #include "schema/storage_layout.h"
-#include "storage/key_codec.h"
+#include "storage/codec/key_codec.h"
 #include "types/cql_identifier.h"
 #include "types/value_to_literal.h"
 

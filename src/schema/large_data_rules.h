@@ -24,8 +24,8 @@
 #include "common/bytes.h"
 #include "guardrails/guardrails.h"
 #include "schema/table_metadata.h"
+#include "storage/data/mutation.h"
 #include "storage/ledger/partition_figures.h"
-#include "storage/mutation.h"
 
 namespace sibyl::schema {
 

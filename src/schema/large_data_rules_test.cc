@@ -5,7 +5,7 @@
 #include "dht/token.h"
 #include "schema/storage_layout.h"
 #include "schema/table_builder.h"
-#include "storage/key_codec.h"
+#include "storage/codec/key_codec.h"
 #include "types/value_codec.h"
 
 namespace sibyl::schema {

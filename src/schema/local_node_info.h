@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/version.h"
 #include "guardrails/disk_usage.h"
 #include "storage/engine.h"
 #include "types/uuid.h"
@@ -162,10 +163,7 @@ struct LocalNodeInfo {
   std::vector<PeerInfo> Peers() const { return current_peers ? current_peers() : peers; }
 };
 
-// Versions the node reports: release_version makes drivers and cqlsh treat it as Cassandra 4.1.
-inline constexpr const char* kReleaseVersion = "4.1.7";
-// Cassandra 4.1's QueryProcessor.CQL_VERSION (4.0 reports 3.4.5, 5.0 3.4.7).
-inline constexpr const char* kCqlVersion = "3.4.6";
+// kReleaseVersion and kCqlVersion: common/version.h.
 // system.local.native_protocol_version: Cassandra writes ProtocolVersion.CURRENT, v5 since 4.0.
 inline constexpr const char* kNativeProtocolVersion = "5";
 inline constexpr const char* kPartitionerName = "org.apache.cassandra.dht.Murmur3Partitioner";

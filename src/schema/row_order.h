@@ -15,8 +15,8 @@
 #include "common/bytes.h"
 #include "dht/token.h"
 #include "schema/table_metadata.h"
-#include "storage/clustering_order.h"
-#include "storage/mutation.h"
+#include "storage/data/clustering_order.h"
+#include "storage/data/mutation.h"
 
 namespace sibyl::schema {
 

@@ -14,7 +14,7 @@
 
 #include "schema/schema.h"
 #include "schema/table_metadata.h"
-#include "storage/table_layout.h"
+#include "storage/data/table_layout.h"
 
 namespace sibyl::schema {
 

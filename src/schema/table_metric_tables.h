@@ -22,7 +22,7 @@
 //                                     min, p50, p75, p95, p98, p99 and max in
 //                                     µs (null without any)
 //
-// The latencies are the engine's (storage/table_latency.h): counted since
+// The latencies are the engine's (storage/stats/table_latency.h): counted since
 // the node started, percentiles the upper bounds of buckets about 20% wide.
 // Without a storage_statistics callback the tables are empty.
 

@@ -14,7 +14,7 @@
 #include "schema/row_order.h"
 #include "schema/schema.h"
 #include "schema/table_metadata.h"
-#include "storage/mutation.h"
+#include "storage/data/mutation.h"
 
 namespace sibyl::schema {
 

@@ -48,25 +48,6 @@ StartOptions ParseStartArguments(const std::vector<std::string>& args) {
   return options;
 }
 
-std::string MainUsage() {
-  return "Usage: sibyl <command> [options]\n"
-         "\n"
-         "Sibyl is a wide-column database that speaks Cassandra's CQL.\n"
-         "\n"
-         "Commands:\n"
-         "  start        run a node (sibyl start --help for its options)\n"
-         "  shell        a CQL shell, as cqlsh (sibyl shell --help)\n"
-         "  demo         a throwaway node with the KillrVideo data model, and a shell on it\n"
-         "  stress       load generator (sibyl stress --help)\n"
-         "  cluster      a local cluster of nodes and etcd, as ccm (sibyl cluster --help)\n"
-         "  admin        nodetool's status, ring and describering over CQL; index and\n"
-         "               view builds, verify-view (sibyl admin --help)\n"
-         "\n"
-         "Options:\n"
-         "  --help       show this help\n"
-         "  --version    print the version\n";
-}
-
 std::string StartUsage() {
   return "Usage: sibyl start [--config FILE] [--KEY VALUE ...]\n"
          "\n"

@@ -1,5 +1,5 @@
 #pragma once
-// `sibyl` subcommands and their flags.
+// The flags of `sibyl start`, and its usage.
 
 #include <string>
 #include <vector>
@@ -19,7 +19,6 @@ struct StartOptions {
 // `--key value` or `--key=value`. Throws ConfigError with a one-line message.
 StartOptions ParseStartArguments(const std::vector<std::string>& args);
 
-std::string MainUsage();
 std::string StartUsage();
 
 }  // namespace sibyl::server

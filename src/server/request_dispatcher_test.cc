@@ -22,8 +22,8 @@
 #include "server/event_bus.h"
 #include "server/request_metrics.h"
 #include "server/server_context.h"
+#include "storage/data/storage_error.h"
 #include "storage/engine.h"
-#include "storage/storage_error.h"
 
 namespace sibyl::server {
 namespace {

@@ -22,11 +22,11 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "storage/data/mutation.h"
+#include "storage/data/read_command.h"
+#include "storage/data/table_layout.h"
 #include "storage/ledger/large_data_ledger.h"
-#include "storage/mutation.h"
-#include "storage/read_command.h"
-#include "storage/table_latency.h"
-#include "storage/table_layout.h"
+#include "storage/stats/table_latency.h"
 
 namespace sibyl::storage {
 

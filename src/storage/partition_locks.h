@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "storage/mutation.h"
+#include "storage/data/mutation.h"
 #include "types/uuid.h"
 
 namespace sibyl::storage {

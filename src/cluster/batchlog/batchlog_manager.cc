@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "protocol/request.h"
-#include "storage/mutation.h"
+#include "storage/data/mutation.h"
 
 namespace sibyl::cluster {
 

@@ -45,8 +45,8 @@
 
 #include "cluster/cluster_services.h"
 #include "common/clock.h"
+#include "storage/data/read_command.h"
 #include "storage/engine.h"
-#include "storage/read_command.h"
 
 namespace sibyl::cluster {
 

@@ -10,8 +10,8 @@
 #include "common/error.h"
 #include "dht/token.h"
 #include "protocol/request.h"
-#include "storage/counter_context.h"
-#include "storage/read_digest.h"
+#include "storage/cells/counter_context.h"
+#include "storage/read/read_digest.h"
 #include "types/value_codec.h"
 
 namespace sibyl::cluster::testing {

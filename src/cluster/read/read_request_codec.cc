@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "storage/read_command_codec.h"
+#include "storage/codec/read_command_codec.h"
 #include "types/vint.h"
 
 namespace sibyl::cluster {

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "common/bytes.h"
-#include "storage/mutation.h"
-#include "storage/read_command.h"
+#include "storage/data/mutation.h"
+#include "storage/data/read_command.h"
 
 namespace sibyl::cluster {
 

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "storage/read_command_codec.h"
+#include "storage/codec/read_command_codec.h"
 
 namespace sibyl::cluster {
 namespace {

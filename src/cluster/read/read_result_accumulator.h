@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "storage/read_command.h"
+#include "storage/data/read_command.h"
 
 namespace sibyl::cluster {
 

@@ -12,9 +12,9 @@
 #include "cluster/read/replica_read_handler.h"
 #include "cluster/read/replica_reconciliation.h"
 #include "common/error.h"
-#include "storage/clustering_order.h"
-#include "storage/read_command_codec.h"
-#include "storage/read_digest.h"
+#include "storage/codec/read_command_codec.h"
+#include "storage/data/clustering_order.h"
+#include "storage/read/read_digest.h"
 
 namespace sibyl::cluster {
 

@@ -5,7 +5,7 @@
 //
 //   1. block_for == 1: a data request to the first contact; its answer is
 //      the step's. Counter tables read like the others: their replicas
-//      hold the leaders' shards (storage/counter_context.h), which merge
+//      hold the leaders' shards (storage/cells/counter_context.h), which merge
 //      and repair without counting anything twice.
 //   2. above ONE: a data request to the first contact, digest requests to
 //      the next block_for - 1, all with the same (limited) command; every
@@ -43,9 +43,9 @@
 #include "cluster/read/read_replica_plan.h"
 #include "cluster/read/speculative_retry.h"
 #include "messaging/verb.h"
+#include "storage/data/read_command.h"
+#include "storage/data/table_layout.h"
 #include "storage/engine.h"
-#include "storage/read_command.h"
-#include "storage/table_layout.h"
 
 namespace sibyl::cluster {
 

@@ -3,8 +3,8 @@
 #include <exception>
 
 #include "cluster/read/read_request_codec.h"
-#include "storage/read_command_codec.h"
-#include "storage/read_digest.h"
+#include "storage/codec/read_command_codec.h"
+#include "storage/read/read_digest.h"
 
 namespace sibyl::cluster {
 

@@ -1,8 +1,8 @@
 #include "cluster/read/replica_reconciliation.h"
 
-#include "storage/mutation_merge.h"
-#include "storage/reference_engine.h"
-#include "storage/repair_diff.h"
+#include "storage/cells/mutation_merge.h"
+#include "storage/read/repair_diff.h"
+#include "storage/reference/reference_engine.h"
 
 namespace sibyl::cluster {
 

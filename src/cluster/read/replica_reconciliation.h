@@ -12,9 +12,9 @@
 
 #include <vector>
 
-#include "storage/mutation.h"
-#include "storage/read_command.h"
-#include "storage/table_layout.h"
+#include "storage/data/mutation.h"
+#include "storage/data/read_command.h"
+#include "storage/data/table_layout.h"
 
 namespace sibyl::cluster {
 

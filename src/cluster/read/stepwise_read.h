@@ -23,7 +23,7 @@
 #include "cluster/read/replica_read.h"
 #include "locator/token_ring.h"
 #include "messaging/verb.h"
-#include "storage/read_command.h"
+#include "storage/data/read_command.h"
 
 namespace sibyl::cluster {
 

@@ -10,7 +10,7 @@
 
 #include "cluster/write/write_test_util.h"
 #include "schema/storage_layout.h"
-#include "storage/table_layout.h"
+#include "storage/data/table_layout.h"
 
 namespace sibyl::cluster::testing {
 

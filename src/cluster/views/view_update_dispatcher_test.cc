@@ -14,7 +14,7 @@
 
 #include "cluster/views/view_test_util.h"
 #include "index/indexing_engine.h"
-#include "storage/reference_engine.h"
+#include "storage/reference/reference_engine.h"
 
 namespace sibyl::cluster::testing {
 namespace {

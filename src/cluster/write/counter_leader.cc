@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "storage/counter_context.h"
-#include "storage/read_command.h"
+#include "storage/cells/counter_context.h"
+#include "storage/data/read_command.h"
 
 namespace sibyl::cluster {
 namespace {

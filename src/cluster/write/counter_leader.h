@@ -4,7 +4,7 @@
 // amount each counter cell changes by); the leader, a replica of the
 // partition, reads its own shard of each of those counters, and returns
 // the write that sets that shard to clock + 1 and value + delta
-// (storage/counter_context.h). That write, unlike a delta, can be sent to
+// (storage/cells/counter_context.h). That write, unlike a delta, can be sent to
 // every replica, retried, hinted and read-repaired: each copy counts once.
 //
 // A node that lost its data (a new disk) would restart its shard's clock
@@ -17,8 +17,8 @@
 
 #include <cstdint>
 
+#include "storage/data/mutation.h"
 #include "storage/engine.h"
-#include "storage/mutation.h"
 #include "types/uuid.h"
 
 namespace sibyl::cluster {

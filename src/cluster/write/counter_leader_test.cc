@@ -10,8 +10,8 @@
 #include <memory>
 
 #include "common/clock.h"
-#include "storage/counter_context.h"
-#include "storage/reference_engine.h"
+#include "storage/cells/counter_context.h"
+#include "storage/reference/reference_engine.h"
 #include "storage/storage_test_util.h"
 
 namespace sibyl::cluster {

@@ -36,11 +36,11 @@
 
 #include "cluster/cluster_services.h"
 #include "cluster/coordinator_types.h"
-#include "storage/partition_locks.h"
 #include "cluster/write/write_response_handler.h"
 #include "common/clock.h"
+#include "storage/data/mutation.h"
 #include "storage/engine.h"
-#include "storage/mutation.h"
+#include "storage/partition_locks.h"
 
 namespace sibyl::cluster {
 

@@ -17,7 +17,7 @@
 #include "schema/schema.h"
 #include "schema/table_metadata.h"
 #include "schema/virtual_tables.h"
-#include "storage/read_command.h"
+#include "storage/data/read_command.h"
 
 namespace sibyl::query {
 

@@ -21,7 +21,7 @@
 
 #include "cluster/coordinator.h"
 #include "query/read/row_source.h"
-#include "storage/read_command.h"
+#include "storage/data/read_command.h"
 
 namespace sibyl::query {
 

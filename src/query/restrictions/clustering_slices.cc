@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "storage/clustering_order.h"
+#include "storage/data/clustering_order.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {

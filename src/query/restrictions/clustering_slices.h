@@ -19,7 +19,7 @@
 #include "common/bytes.h"
 #include "schema/row_order.h"
 #include "schema/table_metadata.h"
-#include "storage/read_command.h"
+#include "storage/data/read_command.h"
 
 namespace sibyl::query {
 

@@ -14,7 +14,7 @@
 
 #include "schema/row_order.h"
 #include "schema/table_metadata.h"
-#include "storage/read_command.h"
+#include "storage/data/read_command.h"
 
 namespace sibyl::query {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "query/statements/batch_statement.h"
-#include "storage/mutation.h"
+#include "storage/data/mutation.h"
 
 namespace sibyl::query {
 

@@ -11,7 +11,7 @@
 #include "query/statements/cas_request.h"
 #include "query/statements/consistency_rules.h"
 #include "schema/storage_layout.h"
-#include "storage/mutation_merge.h"
+#include "storage/cells/mutation_merge.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {

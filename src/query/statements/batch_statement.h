@@ -3,7 +3,7 @@
 // BATCH, and BATCH itself (BEGIN [UNLOGGED | COUNTER] BATCH ... APPLY BATCH
 // through QUERY, and the BATCH message).
 //
-// A batch's mutations are merged per partition (storage/mutation_merge.h,
+// A batch's mutations are merged per partition (storage/cells/mutation_merge.h,
 // the storage's own reconciliation) and handed to the coordinator with the
 // batch's write type: a logged batch is applied all-or-nothing
 // (WriteType::kBatch; on several nodes through a batch log), an unlogged or
@@ -29,14 +29,14 @@
 #include "cql/ast.h"
 #include "protocol/request.h"
 #include "protocol/response.h"
+#include "query/statements/large_partition_guard.h"
 #include "query/statements/modification_statement.h"
 #include "query/statements/result.h"
-#include "query/statements/large_partition_guard.h"
 #include "query/statements/write_guardrails.h"
 #include "query/terms/bind_variables.h"
 #include "query/terms/term.h"
 #include "schema/schema.h"
-#include "storage/mutation.h"
+#include "storage/data/mutation.h"
 
 namespace sibyl::query {
 

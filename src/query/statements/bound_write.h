@@ -23,7 +23,7 @@
 #include "query/restrictions/restrictions.h"
 #include "query/statements/insert_json.h"
 #include "query/terms/bind_variables.h"
-#include "storage/mutation.h"
+#include "storage/data/mutation.h"
 
 namespace sibyl::query {
 

@@ -15,10 +15,10 @@
 #include "cql/parser.h"
 #include "query/query_test_util.h"
 #include "query/read/engine_test_util.h"
-#include "schema/storage_layout.h"
 #include "query/read/storage_row_source.h"
+#include "schema/storage_layout.h"
 #include "storage/engine.h"
-#include "storage/reference_engine.h"
+#include "storage/reference/reference_engine.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "query/read/engine_test_util.h"
-#include "storage/reference_engine.h"
+#include "storage/reference/reference_engine.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "schema/table_metadata.h"
-#include "storage/mutation.h"
+#include "storage/data/mutation.h"
 
 namespace sibyl::query {
 

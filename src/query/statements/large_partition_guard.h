@@ -19,8 +19,8 @@
 
 #include "guardrails/guardrails.h"
 #include "schema/table_metadata.h"
+#include "storage/data/mutation.h"
 #include "storage/engine.h"
-#include "storage/mutation.h"
 
 namespace sibyl::query {
 

@@ -39,7 +39,7 @@
 #include "query/statements/write_attributes.h"
 #include "query/terms/bind_variables.h"
 #include "schema/schema.h"
-#include "storage/mutation.h"
+#include "storage/data/mutation.h"
 
 namespace sibyl::query {
 

@@ -23,7 +23,7 @@
 #include "query/statements/large_partition_guard.h"
 #include "query/statements/select_statement.h"
 #include "schema/row_order.h"
-#include "storage/clustering_order.h"
+#include "storage/data/clustering_order.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {

@@ -27,8 +27,8 @@
 #include "query/terms/bind_variables.h"
 #include "query/terms/term.h"
 #include "schema/table_metadata.h"
-#include "storage/mutation.h"
-#include "storage/read_command.h"
+#include "storage/data/mutation.h"
+#include "storage/data/read_command.h"
 
 namespace sibyl::query {
 

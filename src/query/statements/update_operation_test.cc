@@ -6,7 +6,7 @@
 #include "query/statements/update_operation.h"
 
 #include "query/read/engine_test_util.h"
-#include "storage/reference_engine.h"
+#include "storage/reference/reference_engine.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {

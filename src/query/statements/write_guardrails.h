@@ -27,7 +27,7 @@
 #include "protocol/request.h"
 #include "query/statements/modification_statement.h"
 #include "schema/table_metadata.h"
-#include "storage/mutation.h"
+#include "storage/data/mutation.h"
 
 namespace sibyl::query {
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "query/read/engine_test_util.h"
-#include "storage/reference_engine.h"
+#include "storage/reference/reference_engine.h"
 #include "types/value_codec.h"
 
 namespace sibyl::query {

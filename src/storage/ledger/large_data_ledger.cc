@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "storage/key_codec.h"
+#include "storage/codec/key_codec.h"
 
 namespace sibyl::storage::ledger {
 namespace {

@@ -32,8 +32,8 @@
 #include <utility>
 #include <vector>
 
+#include "storage/data/mutation.h"
 #include "storage/ledger/partition_figures.h"
-#include "storage/mutation.h"
 #include "types/uuid.h"
 
 namespace sibyl::storage::ledger {

@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "storage/codec/key_codec.h"
 #include "storage/engine.h"
-#include "storage/key_codec.h"
 #include "storage/storage_test_util.h"
 
 namespace sibyl::storage::ledger {

@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "storage/cell_codec.h"
-#include "storage/key_codec.h"
+#include "storage/codec/cell_codec.h"
+#include "storage/codec/key_codec.h"
 #include "storage/ledger/partition_figures.h"
 
 namespace sibyl::storage::ledger {

@@ -18,7 +18,7 @@
 
 #include <memory>
 
-#include "storage/purge_compaction_filter.h"
+#include "storage/compaction/purge_compaction_filter.h"
 
 namespace sibyl::storage::ledger {
 

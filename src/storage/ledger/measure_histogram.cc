@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "storage/estimated_histogram_offsets.h"
 #include "storage/ledger/ledger_codec.h"
+#include "storage/stats/estimated_histogram_offsets.h"
 
 namespace sibyl::storage::ledger {
 

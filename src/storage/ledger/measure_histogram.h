@@ -12,7 +12,7 @@
 #include <optional>
 
 #include "common/bytes.h"
-#include "storage/estimated_histogram_offsets.h"
+#include "storage/stats/estimated_histogram_offsets.h"
 
 namespace sibyl::storage::ledger {
 

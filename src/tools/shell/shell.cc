@@ -9,7 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "server/version.h"
+#include "common/version.h"
 #include "tools/shell/error_text.h"
 #include "tools/shell/interrupt_flag.h"
 #include "tools/shell/line_editor.h"
@@ -438,7 +438,7 @@ int Shell::Run() {
   } else if (tty_ && isatty(STDIN_FILENO)) {
     std::cout << "Connected to " << cluster_name_ << " at " << options_.host << ":" << options_.port
               << "\n"
-              << "[sibyl shell " << server::kSibylVersion << " | Cassandra " << release_version_
+              << "[sibyl shell " << kSibylVersion << " | Cassandra " << release_version_
               << " | CQL spec " << cql_version_ << " | Native protocol v"
               << connection_->options().protocol_version << "]\n"
               << "Use HELP for help.\n";
@@ -474,7 +474,7 @@ int RunShellCommand(const std::vector<std::string>& args) {
     return 0;
   }
   if (options.version) {
-    std::cout << "sibyl shell " << server::kSibylVersion << "\n";
+    std::cout << "sibyl shell " << kSibylVersion << "\n";
     return 0;
   }
   Shell shell(std::move(options));

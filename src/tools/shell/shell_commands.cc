@@ -8,8 +8,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "common/version.h"
 #include "protocol/request.h"
-#include "server/version.h"
 #include "tools/shell/copy_command.h"
 #include "tools/shell/error_text.h"
 #include "tools/shell/help_topics.h"
@@ -273,7 +273,7 @@ void Shell::DoCapture(const std::vector<std::string>& words) {
 void Shell::DoShow(const std::vector<std::string>& words) {
   const std::string what = words.empty() ? "" : AsciiUpper(words.front());
   if (what == "VERSION") {
-    std::cout << "[sibyl shell " << server::kSibylVersion << " | Cassandra " << release_version_
+    std::cout << "[sibyl shell " << kSibylVersion << " | Cassandra " << release_version_
               << " | CQL spec " << cql_version_ << " | Native protocol v"
               << connection_->options().protocol_version << "]\n";
   } else if (what == "HOST") {
