@@ -247,6 +247,83 @@ DescribeResult DescribeListing(const Keyspaces& keyspaces, const DescribeContext
   return result;
 }
 
+// DESCRIBE KEYSPACES: every keyspace, the session's or not.
+DescribeResult DescribeKeyspaceNames(const Keyspaces& keyspaces) {
+  DescribeResult result{ListingColumns(), {}};
+  for (const KeyspaceEntry& keyspace : SortedKeyspaces(keyspaces)) {
+    AddListingRow(result.rows, keyspace.metadata->name, "keyspace", keyspace.metadata->name);
+  }
+  return result;
+}
+
+// The Listings of DESCRIBE TABLES and DESCRIBE TYPES.
+void ListTableNames(const KeyspaceEntry& keyspace, std::vector<Row>& rows) {
+  for (const TableMetadata* table : SortedTables(*keyspace.metadata)) {
+    AddListingRow(rows, keyspace.metadata->name, "table", table->name);
+  }
+}
+
+void ListTypeNames(const KeyspaceEntry& keyspace, std::vector<Row>& rows) {
+  for (const types::TypePtr& type : SortedTypes(*keyspace.metadata)) {
+    AddListingRow(rows, keyspace.metadata->name, "type", type->udt_name());
+  }
+}
+
+// DESCRIBE [FULL] SCHEMA: the system keyspaces only when FULL.
+DescribeResult DescribeWholeSchema(const Keyspaces& keyspaces, const DescribeRequest& request) {
+  DescribeResult result{ElementColumns(), {}};
+  for (const KeyspaceEntry& keyspace : SortedKeyspaces(keyspaces)) {
+    if (!request.full && IsSystemKeyspaceName(keyspace.metadata->name)) continue;
+    AddKeyspaceRows(result.rows, keyspace, /*only_keyspace=*/false, request.with_internals);
+  }
+  return result;
+}
+
+// The element forms (DESCRIBE TABLE, INDEX, TYPE, MATERIALIZED VIEW), in
+// `keyspace`, the one the statement names or the session's.
+
+DescribeResult DescribeOneTable(const KeyspaceEntry& keyspace, const DescribeRequest& request) {
+  const TableMetadata* table = FindTable(*keyspace.metadata, request.name);
+  if (table == nullptr) {
+    ThrowInvalid("Table '" + request.name + "' not found in keyspace '" + keyspace.metadata->name +
+                 "'");
+  }
+  DescribeResult result{ElementColumns(), {}};
+  AddTableRows(result.rows, keyspace, *table, request.with_internals, /*with_views=*/false);
+  return result;
+}
+
+DescribeResult DescribeOneIndex(const KeyspaceEntry& keyspace, const DescribeRequest& request) {
+  auto [table, index] = FindIndex(*keyspace.metadata, request.name);
+  if (table == nullptr) {
+    ThrowNotFound("Table for existing index", request.name, keyspace.metadata->name);
+  }
+  DescribeResult result{ElementColumns(), {}};
+  AddIndexRow(result.rows, *table, *index);
+  return result;
+}
+
+DescribeResult DescribeOneType(const KeyspaceEntry& keyspace, const DescribeRequest& request) {
+  auto it = keyspace.metadata->user_types.find(request.name);
+  if (it == keyspace.metadata->user_types.end()) {
+    ThrowNotFound("User defined type", request.name, keyspace.metadata->name);
+  }
+  DescribeResult result{ElementColumns(), {}};
+  AddElementRow(result.rows, keyspace.metadata->name, "type", it->second->udt_name(),
+                UserTypeCql(*it->second));
+  return result;
+}
+
+DescribeResult DescribeOneView(const KeyspaceEntry& keyspace, const DescribeRequest& request) {
+  auto it = keyspace.metadata->views.find(request.name);
+  if (it == keyspace.metadata->views.end()) {
+    ThrowNotFound("Materialized view", request.name, keyspace.metadata->name);
+  }
+  DescribeResult result{ElementColumns(), {}};
+  AddViewRow(result.rows, *it->second, request.with_internals);
+  return result;
+}
+
 DescribeResult DescribeGeneric(const Keyspaces& keyspaces, const DescribeRequest& request,
                                const DescribeContext& context) {
   DescribeResult result{ElementColumns(), {}};
@@ -324,98 +401,33 @@ DescribeResult Describe(const DescribeRequest& request, const DescribeContext& c
   switch (request.kind) {
     case DescribeKind::kCluster:
       return DescribeCluster(context);
-
-    case DescribeKind::kKeyspaces: {
-      DescribeResult result{ListingColumns(), {}};
-      for (const KeyspaceEntry& keyspace : SortedKeyspaces(keyspaces)) {
-        AddListingRow(result.rows, keyspace.metadata->name, "keyspace", keyspace.metadata->name);
-      }
-      return result;
-    }
-
+    case DescribeKind::kKeyspaces:
+      return DescribeKeyspaceNames(keyspaces);
     case DescribeKind::kTables:
-      return DescribeListing(keyspaces, context,
-                             [](const KeyspaceEntry& k, std::vector<Row>& rows) {
-                               for (const TableMetadata* table : SortedTables(*k.metadata)) {
-                                 AddListingRow(rows, k.metadata->name, "table", table->name);
-                               }
-                             });
-
+      return DescribeListing(keyspaces, context, ListTableNames);
     case DescribeKind::kTypes:
-      return DescribeListing(keyspaces, context,
-                             [](const KeyspaceEntry& k, std::vector<Row>& rows) {
-                               for (const types::TypePtr& type : SortedTypes(*k.metadata)) {
-                                 AddListingRow(rows, k.metadata->name, "type", type->udt_name());
-                               }
-                             });
-
+      return DescribeListing(keyspaces, context, ListTypeNames);
     case DescribeKind::kFunctions:
     case DescribeKind::kAggregates:
       // The schema holds no user functions or aggregates yet: nothing to list,
       // but a keyspace in use must still exist.
       return DescribeListing(keyspaces, context, [](const KeyspaceEntry&, std::vector<Row>&) {});
-
-    case DescribeKind::kSchema: {
-      DescribeResult result{ElementColumns(), {}};
-      for (const KeyspaceEntry& keyspace : SortedKeyspaces(keyspaces)) {
-        if (!request.full && IsSystemKeyspaceName(keyspace.metadata->name)) continue;
-        AddKeyspaceRows(result.rows, keyspace, /*only_keyspace=*/false, request.with_internals);
-      }
-      return result;
-    }
-
+    case DescribeKind::kSchema:
+      return DescribeWholeSchema(keyspaces, request);
     case DescribeKind::kKeyspace: {
       DescribeResult result{ElementColumns(), {}};
       AddKeyspaceRows(result.rows, ElementKeyspace(keyspaces, request, context), request.only,
                       request.with_internals);
       return result;
     }
-
-    case DescribeKind::kTable: {
-      const KeyspaceEntry& keyspace = ElementKeyspace(keyspaces, request, context);
-      const TableMetadata* table = FindTable(*keyspace.metadata, request.name);
-      if (table == nullptr) {
-        ThrowInvalid("Table '" + request.name + "' not found in keyspace '" +
-                     keyspace.metadata->name + "'");
-      }
-      DescribeResult result{ElementColumns(), {}};
-      AddTableRows(result.rows, keyspace, *table, request.with_internals, /*with_views=*/false);
-      return result;
-    }
-
-    case DescribeKind::kIndex: {
-      const KeyspaceEntry& keyspace = ElementKeyspace(keyspaces, request, context);
-      auto [table, index] = FindIndex(*keyspace.metadata, request.name);
-      if (table == nullptr) {
-        ThrowNotFound("Table for existing index", request.name, keyspace.metadata->name);
-      }
-      DescribeResult result{ElementColumns(), {}};
-      AddIndexRow(result.rows, *table, *index);
-      return result;
-    }
-
-    case DescribeKind::kType: {
-      const KeyspaceEntry& keyspace = ElementKeyspace(keyspaces, request, context);
-      auto it = keyspace.metadata->user_types.find(request.name);
-      if (it == keyspace.metadata->user_types.end()) {
-        ThrowNotFound("User defined type", request.name, keyspace.metadata->name);
-      }
-      DescribeResult result{ElementColumns(), {}};
-      AddElementRow(result.rows, keyspace.metadata->name, "type", it->second->udt_name(),
-                    UserTypeCql(*it->second));
-      return result;
-    }
-
-    case DescribeKind::kMaterializedView: {
-      const KeyspaceEntry& keyspace = ElementKeyspace(keyspaces, request, context);
-      auto it = keyspace.metadata->views.find(request.name);
-      if (it == keyspace.metadata->views.end()) {
-        ThrowNotFound("Materialized view", request.name, keyspace.metadata->name);
-      }
-      DescribeResult result{ElementColumns(), {}};
-      AddViewRow(result.rows, *it->second, request.with_internals);
-      return result;
-    }
+    case DescribeKind::kTable:
+      return DescribeOneTable(ElementKeyspace(keyspaces, request, context), request);
+    case DescribeKind::kIndex:
+      return DescribeOneIndex(ElementKeyspace(keyspaces, request, context), request);
+    case DescribeKind::kType:
+      return DescribeOneType(ElementKeyspace(keyspaces, request, context), request);
+    case DescribeKind::kMaterializedView:
+      return DescribeOneView(ElementKeyspace(keyspaces, request, context), request);
     case DescribeKind::kFunction: {
       const KeyspaceEntry& keyspace = ElementKeyspace(keyspaces, request, context);
       ThrowNotFound("User defined function", request.name, keyspace.metadata->name);
@@ -424,7 +436,6 @@ DescribeResult Describe(const DescribeRequest& request, const DescribeContext& c
       const KeyspaceEntry& keyspace = ElementKeyspace(keyspaces, request, context);
       ThrowNotFound("User defined aggregate", request.name, keyspace.metadata->name);
     }
-
     case DescribeKind::kGeneric:
       return DescribeGeneric(keyspaces, request, context);
   }

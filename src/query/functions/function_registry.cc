@@ -70,6 +70,102 @@ AssignmentResult MatchArguments(const Function& function,
   return result;
 }
 
+// toJson(x): one argument with a type of its own, in a selection only.
+FunctionPtr ResolveToJsonCall(std::span<const FunctionArgument> arguments, CallSite site) {
+  if (site != CallSite::kSelection) {
+    ThrowInvalid("toJson() may only be used within the selection clause of SELECT statements");
+  }
+  if (arguments.size() != 1) {
+    ThrowInvalid("toJson() only accepts one argument (got " + std::to_string(arguments.size()) +
+                 ")");
+  }
+  // A literal or marker has no type of its own (Selectable.WithTerm).
+  if (arguments[0].kind != FunctionArgument::Kind::kTyped) {
+    ThrowInvalid("Cannot infer type for term " + arguments[0].text +
+                 " in selection clause (try using a cast to force a type)");
+  }
+  return ToJsonFunction(arguments[0].type);
+}
+
+// fromJson(text): its result takes the receiver's type, so it needs one.
+FunctionPtr ResolveFromJsonCall(std::span<const FunctionArgument> arguments,
+                                const types::TypePtr& receiver) {
+  if (receiver == nullptr) {
+    ThrowInvalid("fromJson() cannot be used in the selection clause of a SELECT statement");
+  }
+  FunctionPtr from_json = FromJsonFunction(receiver);
+  // FunctionCall.Raw.prepare's check (the resolver itself skips fromJson).
+  if (arguments.size() != 1) {
+    ThrowInvalid("Incorrect number of arguments specified for function " + from_json->ToString() +
+                 " (expected 1, found " + std::to_string(arguments.size()) + ")");
+  }
+  return from_json;
+}
+
+[[noreturn]] void ThrowNoOverloadMatches(const FunctionName& name,
+                                         std::span<const FunctionPtr> candidates,
+                                         std::span<const FunctionArgument> arguments) {
+  if (IsOperationFunctionName(name.name) && arguments.size() == 2) {
+    ThrowInvalid(std::string("the '") + OperatorOfFunction(name.name) +
+                 "' operation is not supported between " + arguments[0].text + " and " +
+                 arguments[1].text);
+  }
+  ThrowInvalid("Invalid call to function " + name.ToString() +
+               ", none of its type signatures match (known type signatures: " +
+               JoinSignatures(candidates) + ")");
+}
+
+// Several overloads accept the arguments, none exactly: an error, but for
+// an operation whose receiver settles it.
+FunctionPtr ResolveAmbiguousCall(const FunctionName& name, std::span<const FunctionPtr> compatibles,
+                                 std::span<const FunctionArgument> arguments,
+                                 const types::TypePtr& receiver) {
+  if (IsOperationFunctionName(name.name)) {
+    // FunctionResolver: with a receiver and no marker, the overload taking
+    // the receiver's type on both sides wins.
+    const bool has_marker = std::any_of(
+        arguments.begin(), arguments.end(),
+        [](const FunctionArgument& a) { return a.kind == FunctionArgument::Kind::kBindMarker; });
+    if (receiver != nullptr && !has_marker) {
+      for (const FunctionPtr& f : compatibles) {
+        if (f->arg_types().size() == 2 && f->arg_types()[0]->Equals(*receiver) &&
+            f->arg_types()[1]->Equals(*receiver)) {
+          return f;
+        }
+      }
+    }
+    ThrowInvalid(std::string("Ambiguous '") + OperatorOfFunction(name.name) +
+                 "' operation: use type casts to disambiguate");
+  }
+  if (name.name == "_negate") ThrowInvalid("Ambiguous negation: use type casts to disambiguate");
+  ThrowInvalid("Ambiguous call to function " + name.ToString() +
+               " (can be matched by following signatures: " + JoinSignatures(compatibles) +
+               "): use type casts to disambiguate");
+}
+
+// Several candidates: those whose result fits the receiver, the first exact
+// match among them, else the one weakly assignable.
+FunctionPtr PickOverload(const FunctionName& name, std::span<const FunctionPtr> candidates,
+                         std::span<const FunctionArgument> arguments,
+                         const types::TypePtr& receiver) {
+  std::vector<FunctionPtr> compatibles;
+  for (const FunctionPtr& candidate : candidates) {
+    if (receiver != nullptr && !ResultFits(*candidate->return_type(), *receiver)) continue;
+    switch (MatchArguments(*candidate, arguments)) {
+      case AssignmentResult::kExactMatch:
+        return candidate;  // exact matches always win
+      case AssignmentResult::kWeaklyAssignable:
+        compatibles.push_back(candidate);
+        break;
+      case AssignmentResult::kNotAssignable:
+        break;
+    }
+  }
+  if (compatibles.empty()) ThrowNoOverloadMatches(name, candidates, arguments);
+  if (compatibles.size() > 1) return ResolveAmbiguousCall(name, compatibles, arguments, receiver);
+  return compatibles.front();
+}
+
 }  // namespace
 
 FunctionArgument FunctionArgument::Typed(types::TypePtr type, std::string text) {
@@ -152,33 +248,8 @@ FunctionPtr FunctionRegistry::Resolve(const FunctionName& name,
     // key; a term (token(k) > token(1)) would need that table too.
     ThrowInvalid("token() as a value (token(k) > token(...)) is not supported by Sibyl yet");
   }
-  if (IsNativeName(name, "tojson")) {
-    if (site != CallSite::kSelection) {
-      ThrowInvalid("toJson() may only be used within the selection clause of SELECT statements");
-    }
-    if (arguments.size() != 1) {
-      ThrowInvalid("toJson() only accepts one argument (got " + std::to_string(arguments.size()) +
-                   ")");
-    }
-    // A literal or marker has no type of its own (Selectable.WithTerm).
-    if (arguments[0].kind != FunctionArgument::Kind::kTyped) {
-      ThrowInvalid("Cannot infer type for term " + arguments[0].text +
-                   " in selection clause (try using a cast to force a type)");
-    }
-    return ToJsonFunction(arguments[0].type);
-  }
-  if (IsNativeName(name, "fromjson")) {
-    if (receiver == nullptr) {
-      ThrowInvalid("fromJson() cannot be used in the selection clause of a SELECT statement");
-    }
-    FunctionPtr from_json = FromJsonFunction(receiver);
-    // FunctionCall.Raw.prepare's check (the resolver itself skips fromJson).
-    if (arguments.size() != 1) {
-      ThrowInvalid("Incorrect number of arguments specified for function " + from_json->ToString() +
-                   " (expected 1, found " + std::to_string(arguments.size()) + ")");
-    }
-    return from_json;
-  }
+  if (IsNativeName(name, "tojson")) return ResolveToJsonCall(arguments, site);
+  if (IsNativeName(name, "fromjson")) return ResolveFromJsonCall(arguments, receiver);
 
   // Candidates: natives, then the current keyspace's user functions (none
   // exist yet); a keyspace other than system has only user functions.
@@ -196,55 +267,7 @@ FunctionPtr FunctionRegistry::Resolve(const FunctionName& name,
     ValidateTypes(*candidates.front(), arguments);
     return candidates.front();
   }
-
-  std::vector<FunctionPtr> compatibles;
-  for (const FunctionPtr& candidate : candidates) {
-    if (receiver != nullptr && !ResultFits(*candidate->return_type(), *receiver)) continue;
-    switch (MatchArguments(*candidate, arguments)) {
-      case AssignmentResult::kExactMatch:
-        return candidate;  // exact matches always win
-      case AssignmentResult::kWeaklyAssignable:
-        compatibles.push_back(candidate);
-        break;
-      case AssignmentResult::kNotAssignable:
-        break;
-    }
-  }
-  const bool is_operation = IsOperationFunctionName(name.name);
-  if (compatibles.empty()) {
-    if (is_operation && arguments.size() == 2) {
-      ThrowInvalid(std::string("the '") + OperatorOfFunction(name.name) +
-                   "' operation is not supported between " + arguments[0].text + " and " +
-                   arguments[1].text);
-    }
-    ThrowInvalid("Invalid call to function " + name.ToString() +
-                 ", none of its type signatures match (known type signatures: " +
-                 JoinSignatures(candidates) + ")");
-  }
-  if (compatibles.size() > 1) {
-    if (is_operation) {
-      // FunctionResolver: with a receiver and no marker, the overload taking
-      // the receiver's type on both sides wins.
-      const bool has_marker = std::any_of(
-          arguments.begin(), arguments.end(),
-          [](const FunctionArgument& a) { return a.kind == FunctionArgument::Kind::kBindMarker; });
-      if (receiver != nullptr && !has_marker) {
-        for (const FunctionPtr& f : compatibles) {
-          if (f->arg_types().size() == 2 && f->arg_types()[0]->Equals(*receiver) &&
-              f->arg_types()[1]->Equals(*receiver)) {
-            return f;
-          }
-        }
-      }
-      ThrowInvalid(std::string("Ambiguous '") + OperatorOfFunction(name.name) +
-                   "' operation: use type casts to disambiguate");
-    }
-    if (name.name == "_negate") ThrowInvalid("Ambiguous negation: use type casts to disambiguate");
-    ThrowInvalid("Ambiguous call to function " + name.ToString() +
-                 " (can be matched by following signatures: " + JoinSignatures(compatibles) +
-                 "): use type casts to disambiguate");
-  }
-  return compatibles.front();
+  return PickOverload(name, candidates, arguments, receiver);
 }
 
 FunctionPtr FunctionRegistry::ResolveCast(const FunctionArgument& argument,

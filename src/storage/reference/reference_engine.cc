@@ -356,6 +356,160 @@ bool SelectsWholePartitions(const ReadCommand& command) {
          command.slices[0].end.prefix.empty();
 }
 
+// The deletion a row inherits from its partition: the partition deletion
+// and the range tombstones covering the row.
+DeletionTime InheritedDeletion(const std::vector<ClusteringColumnLayout>& layout,
+                               const PartitionState& partition, const Clustering& row) {
+  DeletionTime shadow = partition.deletion;
+  for (const auto& rt : partition.range_tombstones) {
+    if (InBounds(layout, row, rt.start, rt.end)) {
+      shadow = ReferenceEngine::ReconcileDeletions(shadow, rt.deletion);
+    }
+  }
+  return shadow;
+}
+
+// ---- reads ----
+
+// One Read over the candidate partitions, in their order: where a resumed
+// read starts, each partition's rows up to the limits, and where the next
+// page starts (reference_engine.h states the rules).
+class ReferencePageReader {
+ public:
+  ReferencePageReader(const ReadCommand& command, const TableLayout& layout,
+                      const ClusteringLess& clustering_less)
+      : command_(command),
+        clustering_(layout.clustering),
+        clustering_less_(clustering_less),
+        before_{command},
+        whole_partitions_(SelectsWholePartitions(command)),
+        reader_{layout, command.columns, command.now_seconds, result_.tombstones_scanned} {
+    if (const auto& resume = command.resume_after) {
+      resume_id_.emplace(resume->partition.token, resume->partition.key);
+    }
+  }
+
+  // Reads one candidate partition; false once a limit ends the page.
+  bool ReadCandidate(const PartitionId& id, const PartitionState& state) {
+    const PartitionStart start = StartIn(id);
+    if (start == PartitionStart::kSkipped) return true;
+    const bool resuming_inside = start == PartitionStart::kAfterLastRow;
+    ReadPartition partition;
+    partition.key = {id.first, id.second};
+    if (!state.deletion.is_live()) ++result_.tombstones_scanned;
+    result_.tombstones_scanned += static_cast<int64_t>(state.range_tombstones.size());
+    if (state.static_row) {
+      partition.static_row =
+          reader_.Read(*state.static_row, {}, state.deletion, /*is_static=*/true);
+    }
+    SelectedRows rows = ReadRows(state, resuming_inside);
+    partition.rows = std::move(rows.rows);
+    bool row_limit_reached = rows.row_limit_reached;
+    bool static_only = false;
+    if (partition.rows.empty()) {
+      if (!partition.static_row || !whole_partitions_ || resuming_inside ||
+          command_.per_partition_limit <= 0) {
+        return true;
+      }
+      static_only = true;
+      ++rows_total_;
+      if (rows_total_ >= command_.row_limit) row_limit_reached = true;
+    }
+    result_.partitions.push_back(std::move(partition));
+    ++partitions_total_;
+    const ReadPartition& last = result_.partitions.back();
+    if (row_limit_reached) {
+      ReadPosition next;
+      next.partition = last.key;
+      if (static_only) {
+        next.last_was_static = true;
+      } else {
+        next.last_row = last.rows.back().clustering;
+        next.rows_in_partition = rows.in_partition;
+      }
+      result_.next = std::move(next);
+      return false;
+    }
+    if (partitions_total_ >= command_.partition_limit) {
+      ReadPosition next;
+      next.partition = last.key;
+      result_.next = std::move(next);
+      return false;
+    }
+    return true;
+  }
+
+  ReadResult Finish() && { return std::move(result_); }
+
+ private:
+  enum class PartitionStart { kSkipped, kFirstRow, kAfterLastRow };
+
+  struct SelectedRows {
+    std::vector<ReadRow> rows;
+    int32_t in_partition = 0;  // over all pages: per_partition_limit counts these
+    bool row_limit_reached = false;
+  };
+
+  // Partitions before the resume point are skipped, and so is the one it
+  // names unless the last page stopped inside it.
+  PartitionStart StartIn(const PartitionId& id) const {
+    if (!resume_id_) return PartitionStart::kFirstRow;
+    if (before_(id, *resume_id_)) return PartitionStart::kSkipped;
+    if (id != *resume_id_) return PartitionStart::kFirstRow;
+    const ReadPosition& resume = *command_.resume_after;
+    if (!resume.last_row || resume.last_was_static) return PartitionStart::kSkipped;
+    return PartitionStart::kAfterLastRow;
+  }
+
+  // Whether `row` comes after the last page's last row, in the read's direction.
+  bool PastResumeRow(const Clustering& row) const {
+    const Clustering& last_row = *command_.resume_after->last_row;
+    return command_.reversed ? clustering_less_(row, last_row) : clustering_less_(last_row, row);
+  }
+
+  // The live rows of `state` the read selects, in its direction, until the
+  // row or per-partition limit.
+  SelectedRows ReadRows(const PartitionState& state, bool resuming_inside) {
+    SelectedRows selected;
+    selected.in_partition = resuming_inside ? command_.resume_after->rows_in_partition : 0;
+    if (selected.in_partition >= command_.per_partition_limit) return selected;
+    auto visit = [&](const Clustering& key, const RowState& row) {
+      // True to stop the partition.
+      if (resuming_inside && !PastResumeRow(key)) return false;
+      if (!InSlices(clustering_, key, command_.slices)) return false;
+      std::optional<ReadRow> read =
+          reader_.Read(row, key, InheritedDeletion(clustering_, state, key), /*is_static=*/false);
+      if (!read) return false;
+      selected.rows.push_back(std::move(*read));
+      ++selected.in_partition;
+      ++rows_total_;
+      if (rows_total_ >= command_.row_limit) selected.row_limit_reached = true;
+      return selected.row_limit_reached || selected.in_partition >= command_.per_partition_limit;
+    };
+    if (command_.reversed) {
+      for (auto it = state.rows.rbegin(); it != state.rows.rend(); ++it) {
+        if (visit(it->first, it->second)) break;
+      }
+    } else {
+      for (const auto& [key, row] : state.rows) {
+        if (visit(key, row)) break;
+      }
+    }
+    return selected;
+  }
+
+  const ReadCommand& command_;
+  const std::vector<ClusteringColumnLayout>& clustering_;
+  const ClusteringLess& clustering_less_;
+  const RingOrder before_;
+  const bool whole_partitions_;
+  std::optional<PartitionId> resume_id_;
+  ReadResult result_;
+  RowReader reader_;  // counts into result_.tombstones_scanned
+  int32_t rows_total_ = 0;
+  int32_t partitions_total_ = 0;
+};
+
 }  // namespace
 
 // ---- reconciliation ----
@@ -535,13 +689,8 @@ std::vector<Mutation> ReferenceEngine::ReadUnfiltered(const ReadCommand& command
     }
     for (const auto& [key, row_state] : state->rows) {
       if (!InSlices(clustering, key, command.slices)) continue;
-      DeletionTime shadow = deletion;
-      for (const auto& rt : state->range_tombstones) {
-        if (InBounds(clustering, key, rt.start, rt.end)) {
-          shadow = ReconcileDeletions(shadow, rt.deletion);
-        }
-      }
-      RowWrite row = reader.Read(row_state, key, shadow, /*is_static=*/false);
+      RowWrite row = reader.Read(row_state, key, InheritedDeletion(clustering, *state, key),
+                                 /*is_static=*/false);
       if (!row.empty()) m.rows.push_back(std::move(row));
     }
     if (!m.empty()) result.push_back(std::move(m));
@@ -558,116 +707,12 @@ ReadResult ReferenceEngine::Read(const ReadCommand& command) const {
   RefuseIndexRead(command);
   std::shared_lock lock(mutex_);
   const Table& table = FindTable(command.table_id);
-  const auto& clustering = table.layout.clustering;
-  ReadResult result;
-  if (command.row_limit <= 0 || command.partition_limit <= 0) return result;
-
-  const RingOrder before{command};
-  const auto candidates = Candidates(table.partitions, command);
-
-  RowReader reader{table.layout, command.columns, command.now_seconds, result.tombstones_scanned};
-  const bool whole_partitions = SelectsWholePartitions(command);
-  int32_t rows_total = 0;
-  int32_t partitions_total = 0;
-  const std::optional<ReadPosition>& resume = command.resume_after;
-  std::optional<PartitionId> resume_id;
-  if (resume) resume_id.emplace(resume->partition.token, resume->partition.key);
-
-  for (const auto& candidate : candidates) {
-    const auto& id = candidate.first;
-    const auto& state = candidate.second;  // not a structured binding: lambdas below capture it
-    bool resuming_inside = false;
-    if (resume_id) {
-      if (before(*id, *resume_id)) continue;
-      if (*id == *resume_id) {
-        if (!resume->last_row || resume->last_was_static) continue;
-        resuming_inside = true;
-      }
-    }
-    ReadPartition partition;
-    partition.key = {id->first, id->second};
-    if (!state->deletion.is_live()) ++result.tombstones_scanned;
-    result.tombstones_scanned += static_cast<int64_t>(state->range_tombstones.size());
-
-    if (state->static_row) {
-      partition.static_row =
-          reader.Read(*state->static_row, {}, state->deletion, /*is_static=*/true);
-    }
-
-    int32_t rows_here = resuming_inside ? resume->rows_in_partition : 0;
-    bool row_limit_reached = false;
-    auto visit = [&](const Clustering& key, const RowState& row) {
-      // True to stop the partition.
-      if (resuming_inside) {
-        const bool after = command.reversed ? table.clustering_less(key, *resume->last_row)
-                                            : table.clustering_less(*resume->last_row, key);
-        if (!after) return false;
-      }
-      if (!command.slices.empty()) {
-        bool selected = false;
-        for (const auto& slice : command.slices) {
-          if (InBounds(clustering, key, slice.start, slice.end)) selected = true;
-        }
-        if (!selected) return false;
-      }
-      DeletionTime shadow = state->deletion;
-      for (const auto& rt : state->range_tombstones) {
-        if (InBounds(clustering, key, rt.start, rt.end))
-          shadow = ReconcileDeletions(shadow, rt.deletion);
-      }
-      std::optional<ReadRow> read = reader.Read(row, key, shadow, /*is_static=*/false);
-      if (!read) return false;
-      partition.rows.push_back(std::move(*read));
-      ++rows_here;
-      ++rows_total;
-      if (rows_total >= command.row_limit) row_limit_reached = true;
-      return row_limit_reached || rows_here >= command.per_partition_limit;
-    };
-    if (rows_here < command.per_partition_limit) {
-      if (command.reversed) {
-        for (auto it = state->rows.rbegin(); it != state->rows.rend(); ++it) {
-          if (visit(it->first, it->second)) break;
-        }
-      } else {
-        for (const auto& [key, row] : state->rows) {
-          if (visit(key, row)) break;
-        }
-      }
-    }
-
-    bool static_only = false;
-    if (partition.rows.empty()) {
-      if (!partition.static_row || !whole_partitions || resuming_inside ||
-          command.per_partition_limit <= 0) {
-        continue;
-      }
-      static_only = true;
-      ++rows_total;
-      if (rows_total >= command.row_limit) row_limit_reached = true;
-    }
-    result.partitions.push_back(std::move(partition));
-    ++partitions_total;
-    const ReadPartition& last = result.partitions.back();
-    if (row_limit_reached) {
-      ReadPosition next;
-      next.partition = last.key;
-      if (static_only) {
-        next.last_was_static = true;
-      } else {
-        next.last_row = last.rows.back().clustering;
-        next.rows_in_partition = rows_here;
-      }
-      result.next = std::move(next);
-      break;
-    }
-    if (partitions_total >= command.partition_limit) {
-      ReadPosition next;
-      next.partition = last.key;
-      result.next = std::move(next);
-      break;
-    }
+  if (command.row_limit <= 0 || command.partition_limit <= 0) return ReadResult();
+  ReferencePageReader page(command, table.layout, table.clustering_less);
+  for (const auto& [id, state] : Candidates(table.partitions, command)) {
+    if (!page.ReadCandidate(*id, *state)) break;
   }
-  return result;
+  return std::move(page).Finish();
 }
 
 }  // namespace sibyl::storage

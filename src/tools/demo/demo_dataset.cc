@@ -144,6 +144,13 @@ const std::array<std::string, 6> kActivityTypes = {"login",  "logout",    "purch
 const std::array<std::string, 6> kDevices = {"iPhone 15 Pro",   "Pixel 8",  "Firefox on Linux",
                                              "Chrome on macOS", "iPad Air", "Galaxy S24"};
 
+// The metrics the demo records, each a random walk from its first reading.
+struct DemoMetric {
+  const char* name;
+  double first_reading;
+};
+constexpr std::array<DemoMetric, 2> kDemoMetrics = {{{"cpu_usage", 35.0}, {"memory_usage", 61.0}}};
+
 struct User {
   std::string id;
   std::string first;
@@ -177,6 +184,198 @@ std::string ActivityData(Generator& g, const std::string& type) {
   }
   return text;
 }
+
+// The data statements, generated in a fixed order: users first (the other
+// tables refer to them), then videos, comments, ratings, user activity and
+// metrics. One generator draws every random choice, so the order is part
+// of what a seed produces.
+class DemoStatements {
+ public:
+  DemoStatements(uint64_t seed, int64_t now_millis) : g_(seed), now_millis_(now_millis) {}
+
+  // Users, each with credentials: one logged batch keeps the two in step.
+  void AddUsers() {
+    std::set<std::string> emails;
+    for (int i = 0; i < 50; ++i) {
+      User u;
+      u.id = i == 0 ? kPaperUser : g_.RandomUuid();
+      u.first = g_.Pick(kFirstNames);
+      u.last = g_.Pick(kLastNames);
+      std::string local = u.first + "." + u.last;
+      for (char& c : local) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      u.email = local + "@example.com";
+      for (int n = 2; emails.count(u.email) != 0; ++n) {
+        u.email = local + std::to_string(n) + "@example.com";
+      }
+      emails.insert(u.email);
+      const std::string address =
+          "{unit: " + Quote(std::to_string(g_.Between(1, 40))) +
+          ", street_number: " + Quote(std::to_string(g_.Between(1, 999))) +
+          ", street_name: " + Quote(g_.Pick(kStreets)) + ", city: " + Quote(g_.Pick(kCities)) +
+          ", prov_state: null, post_code: " + Quote(std::to_string(g_.Between(10000, 99999))) + "}";
+      const std::string previous =
+          g_.Below(3) == 0
+              ? "[{unit: null, street_number: " + Quote(std::to_string(g_.Between(1, 99))) +
+                    ", street_name: " + Quote(g_.Pick(kStreets)) +
+                    ", city: " + Quote(g_.Pick(kCities)) + ", prov_state: null, post_code: null}]"
+              : "[]";
+      const int64_t created = now_millis_ - g_.Between(30, 700) * kDay;
+      out_.push_back(
+          "BEGIN BATCH "
+          "INSERT INTO killrvideo.users (userid, firstname, lastname, email, "
+          "created_date, address, previous_addresses) VALUES (" +
+          u.id + ", " + Quote(u.first) + ", " + Quote(u.last) + ", " + Quote(u.email) + ", " +
+          Timestamp(created) + ", " + address + ", " + previous +
+          "); INSERT INTO killrvideo.user_credentials (email, password, userid) VALUES (" +
+          Quote(u.email) + ", " + Quote("$2a$10$" + g_.RandomUuid().substr(0, 22)) + ", " + u.id +
+          "); APPLY BATCH");
+      users_.push_back(std::move(u));
+    }
+  }
+
+  // Videos: the entity and its four denormalized copies in one logged batch.
+  void AddVideos() {
+    for (int i = 0; i < 200; ++i) {
+      Video v;
+      v.id = g_.RandomUuid();
+      v.user = users_[g_.Below(users_.size())].id;
+      v.name = "The " + g_.Pick(kAdjectives) + " " + g_.Pick(kSubjects) + " " + g_.Pick(kActions);
+      v.preview = "https://cdn.killrvideo.example/previews/" + v.id.substr(0, 8) + ".jpg";
+      // A fifth were uploaded today (UTC), so today's partition has a page.
+      const int64_t today = now_millis_ / kDay * kDay;
+      v.added = i < 40 ? g_.Between(today, now_millis_) : now_millis_ - g_.Between(0, 7 * kDay);
+      std::set<std::string> tags;
+      const size_t tag_count = 1 + g_.Below(3);
+      while (tags.size() < tag_count) tags.insert(g_.Pick(kTags));
+      std::string tag_set;
+      for (const auto& t : tags) tag_set += (tag_set.empty() ? "" : ", ") + Quote(t);
+      const std::string when = Timestamp(v.added);
+      std::string batch =
+          "BEGIN BATCH INSERT INTO killrvideo.videos (videoid, userid, name, description, "
+          "location, location_type, preview_image_location, tags, added_date) VALUES (" +
+          v.id + ", " + v.user + ", " + Quote(v.name) + ", " +
+          Quote("A short video: " + v.name + ".") + ", " + Quote(g_.Pick(kCities)) + ", " +
+          Quote(g_.Below(2) == 0 ? "city" : "park") + ", " + Quote(v.preview) + ", {" + tag_set +
+          "}, " + when +
+          "); INSERT INTO killrvideo.latest_videos (yyyymmdd, added_date, videoid, userid, name, "
+          "preview_image_location) VALUES (" +
+          Quote(DayBucket(v.added)) + ", " + when + ", " + v.id + ", " + v.user + ", " +
+          Quote(v.name) + ", " + Quote(v.preview) +
+          "); INSERT INTO killrvideo.user_videos (userid, added_date, videoid, name, "
+          "preview_image_location) VALUES (" +
+          v.user + ", " + when + ", " + v.id + ", " + Quote(v.name) + ", " + Quote(v.preview) +
+          ");";
+      for (const auto& t : tags) {
+        batch +=
+            " INSERT INTO killrvideo.videos_by_tag (tag, videoid, added_date, userid, name, "
+            "preview_image_location, tagged_date) VALUES (" +
+            Quote(t) + ", " + v.id + ", " + when + ", " + v.user + ", " + Quote(v.name) + ", " +
+            Quote(v.preview) + ", " + when +
+            "); INSERT INTO killrvideo.tags_by_letter "
+            "(first_letter, tag) VALUES (" +
+            Quote(t.substr(0, 1)) + ", " + Quote(t) + ");";
+      }
+      out_.push_back(batch + " APPLY BATCH");
+      videos_.push_back(std::move(v));
+    }
+  }
+
+  // Comments: one timeuuid, written to both tables in one logged batch. The
+  // paper's user has a dozen.
+  void AddComments() {
+    for (int i = 0; i < 900; ++i) {
+      const Video& v = videos_[g_.Below(videos_.size())];
+      const std::string& user = i < 12 ? users_[0].id : users_[g_.Below(users_.size())].id;
+      const int64_t when = std::min(now_millis_, v.added + g_.Between(60, 3 * 24 * 3600) * 1000);
+      const std::string id = g_.TimeUuid(when);
+      const std::string text = Quote(g_.Pick(kComments));
+      out_.push_back(
+          "BEGIN BATCH INSERT INTO killrvideo.comments_by_user (userid, commentid, "
+          "videoid, comment) VALUES (" +
+          user + ", " + id + ", " + v.id + ", " + text +
+          "); INSERT INTO killrvideo.comments_by_video (videoid, commentid, userid, "
+          "comment) VALUES (" +
+          v.id + ", " + id + ", " + user + ", " + text + "); APPLY BATCH");
+    }
+  }
+
+  // Ratings: counters, one increment per rating.
+  void AddRatings() {
+    for (const Video& v : videos_) {
+      const int64_t ratings = g_.Between(0, 40);
+      if (ratings == 0) continue;
+      int64_t total = 0;
+      for (int64_t r = 0; r < ratings; ++r) total += g_.Between(2, 5);
+      out_.push_back("UPDATE killrvideo.video_ratings SET rating_counter = rating_counter + " +
+                     std::to_string(ratings) + ", rating_total = rating_total + " +
+                     std::to_string(total) + " WHERE videoid = " + v.id);
+    }
+  }
+
+  // User activity, three tables in step (the guide's batch), December 2025
+  // to February 2026; the guide's own user first.
+  void AddUserActivity() {
+    const int64_t from = Millis(2025, 12, 1);
+    const int64_t to = Millis(2026, 3, 1);
+    for (int u = 0; u < 12; ++u) {
+      const std::string user = u == 0 ? kGuideUser : g_.RandomUuid();
+      const int activities = u == 0 ? 150 : 60;
+      std::set<int64_t> times;
+      while (static_cast<int>(times.size()) < activities) {
+        times.insert(g_.Between(from / 1000, to / 1000 - 1) * 1000);
+      }
+      for (const int64_t t : times) {
+        const std::string type = g_.Pick(kActivityTypes);
+        const std::string data = Quote(ActivityData(g_, type));
+        const std::string device = Quote(g_.Pick(kDevices));
+        const std::string ip = Quote("192.168." + std::to_string(g_.Between(0, 9)) + "." +
+                                     std::to_string(g_.Between(2, 254)));
+        const std::string when = Timestamp(t);
+        out_.push_back(
+            "BEGIN BATCH INSERT INTO user_activity.user_activities (user_id, activity_timestamp, "
+            "activity_type, activity_data, device_info, ip_address) VALUES (" +
+            user + ", " + when + ", " + Quote(type) + ", " + data + ", " + device + ", " + ip +
+            "); INSERT INTO user_activity.user_activities_by_type (user_id, activity_type, "
+            "activity_timestamp, activity_data, device_info, ip_address) VALUES (" +
+            user + ", " + Quote(type) + ", " + when + ", " + data + ", " + device + ", " + ip +
+            "); INSERT INTO user_activity.user_activities_by_month (user_id, year_month, "
+            "activity_timestamp, activity_type, activity_data, device_info, ip_address) VALUES (" +
+            user + ", " + Quote(YearMonth(t)) + ", " + when + ", " + Quote(type) + ", " + data +
+            ", " + device + ", " + ip + "); APPLY BATCH");
+      }
+    }
+  }
+
+  // Metrics: a reading a minute for the last six hours, bucketed by hour.
+  void AddMetrics() {
+    const int64_t last_minute = now_millis_ / 60000 * 60000;
+    for (const DemoMetric& metric : kDemoMetrics) {
+      double value = metric.first_reading;
+      for (int m = 0; m < 360; ++m) {
+        const int64_t at = last_minute - m * 60000LL;
+        value += static_cast<double>(g_.Between(-20, 20)) / 10.0;
+        value = std::max(1.0, std::min(99.0, value));
+        char reading[32];
+        std::snprintf(reading, sizeof reading, "%.1f", value);
+        out_.push_back(
+            "INSERT INTO user_activity.metrics (metric_name, bucket, recorded_at, value, "
+            "tags) VALUES (" +
+            Quote(metric.name) + ", " + Timestamp(at / kHour * kHour) + ", " + Timestamp(at) +
+            ", " + reading + ", {'host': 'web-" + std::to_string(1 + m % 3) +
+            "', 'region': 'eu-west'})");
+      }
+    }
+  }
+
+  std::vector<std::string> Take() && { return std::move(out_); }
+
+ private:
+  Generator g_;
+  const int64_t now_millis_;
+  std::vector<User> users_;
+  std::vector<Video> videos_;
+  std::vector<std::string> out_;
+};
 
 }  // namespace
 
@@ -242,171 +441,14 @@ std::vector<std::string> DemoSchema() {
 }
 
 std::vector<std::string> DemoData(uint64_t seed, int64_t now_millis) {
-  Generator g(seed);
-  std::vector<std::string> out;
-
-  // Users, each with credentials: one logged batch keeps the two in step.
-  std::vector<User> users;
-  std::set<std::string> emails;
-  for (int i = 0; i < 50; ++i) {
-    User u;
-    u.id = i == 0 ? kPaperUser : g.RandomUuid();
-    u.first = g.Pick(kFirstNames);
-    u.last = g.Pick(kLastNames);
-    std::string local = u.first + "." + u.last;
-    for (char& c : local) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    u.email = local + "@example.com";
-    for (int n = 2; emails.count(u.email) != 0; ++n) {
-      u.email = local + std::to_string(n) + "@example.com";
-    }
-    emails.insert(u.email);
-    const std::string address =
-        "{unit: " + Quote(std::to_string(g.Between(1, 40))) +
-        ", street_number: " + Quote(std::to_string(g.Between(1, 999))) +
-        ", street_name: " + Quote(g.Pick(kStreets)) + ", city: " + Quote(g.Pick(kCities)) +
-        ", prov_state: null, post_code: " + Quote(std::to_string(g.Between(10000, 99999))) + "}";
-    const std::string previous =
-        g.Below(3) == 0
-            ? "[{unit: null, street_number: " + Quote(std::to_string(g.Between(1, 99))) +
-                  ", street_name: " + Quote(g.Pick(kStreets)) +
-                  ", city: " + Quote(g.Pick(kCities)) + ", prov_state: null, post_code: null}]"
-            : "[]";
-    const int64_t created = now_millis - g.Between(30, 700) * kDay;
-    out.push_back(
-        "BEGIN BATCH "
-        "INSERT INTO killrvideo.users (userid, firstname, lastname, email, "
-        "created_date, address, previous_addresses) VALUES (" +
-        u.id + ", " + Quote(u.first) + ", " + Quote(u.last) + ", " + Quote(u.email) + ", " +
-        Timestamp(created) + ", " + address + ", " + previous +
-        "); INSERT INTO killrvideo.user_credentials (email, password, userid) VALUES (" +
-        Quote(u.email) + ", " + Quote("$2a$10$" + g.RandomUuid().substr(0, 22)) + ", " + u.id +
-        "); APPLY BATCH");
-    users.push_back(std::move(u));
-  }
-
-  // Videos: the entity and its four denormalized copies in one logged batch.
-  std::vector<Video> videos;
-  for (int i = 0; i < 200; ++i) {
-    Video v;
-    v.id = g.RandomUuid();
-    v.user = users[g.Below(users.size())].id;
-    v.name = "The " + g.Pick(kAdjectives) + " " + g.Pick(kSubjects) + " " + g.Pick(kActions);
-    v.preview = "https://cdn.killrvideo.example/previews/" + v.id.substr(0, 8) + ".jpg";
-    // A fifth were uploaded today (UTC), so today's partition has a page.
-    const int64_t today = now_millis / kDay * kDay;
-    v.added = i < 40 ? g.Between(today, now_millis) : now_millis - g.Between(0, 7 * kDay);
-    std::set<std::string> tags;
-    const size_t tag_count = 1 + g.Below(3);
-    while (tags.size() < tag_count) tags.insert(g.Pick(kTags));
-    std::string tag_set;
-    for (const auto& t : tags) tag_set += (tag_set.empty() ? "" : ", ") + Quote(t);
-    const std::string when = Timestamp(v.added);
-    std::string batch =
-        "BEGIN BATCH INSERT INTO killrvideo.videos (videoid, userid, name, description, location, "
-        "location_type, preview_image_location, tags, added_date) VALUES (" +
-        v.id + ", " + v.user + ", " + Quote(v.name) + ", " +
-        Quote("A short video: " + v.name + ".") + ", " + Quote(g.Pick(kCities)) + ", " +
-        Quote(g.Below(2) == 0 ? "city" : "park") + ", " + Quote(v.preview) + ", {" + tag_set +
-        "}, " + when +
-        "); INSERT INTO killrvideo.latest_videos (yyyymmdd, added_date, videoid, userid, name, "
-        "preview_image_location) VALUES (" +
-        Quote(DayBucket(v.added)) + ", " + when + ", " + v.id + ", " + v.user + ", " +
-        Quote(v.name) + ", " + Quote(v.preview) +
-        "); INSERT INTO killrvideo.user_videos (userid, added_date, videoid, name, "
-        "preview_image_location) VALUES (" +
-        v.user + ", " + when + ", " + v.id + ", " + Quote(v.name) + ", " + Quote(v.preview) + ");";
-    for (const auto& t : tags) {
-      batch +=
-          " INSERT INTO killrvideo.videos_by_tag (tag, videoid, added_date, userid, name, "
-          "preview_image_location, tagged_date) VALUES (" +
-          Quote(t) + ", " + v.id + ", " + when + ", " + v.user + ", " + Quote(v.name) + ", " +
-          Quote(v.preview) + ", " + when +
-          "); INSERT INTO killrvideo.tags_by_letter "
-          "(first_letter, tag) VALUES (" +
-          Quote(t.substr(0, 1)) + ", " + Quote(t) + ");";
-    }
-    out.push_back(batch + " APPLY BATCH");
-    videos.push_back(std::move(v));
-  }
-
-  // Comments: one timeuuid, written to both tables in one logged batch. The
-  // paper's user has a dozen.
-  for (int i = 0; i < 900; ++i) {
-    const Video& v = videos[g.Below(videos.size())];
-    const std::string& user = i < 12 ? users[0].id : users[g.Below(users.size())].id;
-    const int64_t when = std::min(now_millis, v.added + g.Between(60, 3 * 24 * 3600) * 1000);
-    const std::string id = g.TimeUuid(when);
-    const std::string text = Quote(g.Pick(kComments));
-    out.push_back(
-        "BEGIN BATCH INSERT INTO killrvideo.comments_by_user (userid, commentid, "
-        "videoid, comment) VALUES (" +
-        user + ", " + id + ", " + v.id + ", " + text +
-        "); INSERT INTO killrvideo.comments_by_video (videoid, commentid, userid, "
-        "comment) VALUES (" +
-        v.id + ", " + id + ", " + user + ", " + text + "); APPLY BATCH");
-  }
-
-  // Ratings: counters, one increment per rating.
-  for (const Video& v : videos) {
-    const int64_t ratings = g.Between(0, 40);
-    if (ratings == 0) continue;
-    int64_t total = 0;
-    for (int64_t r = 0; r < ratings; ++r) total += g.Between(2, 5);
-    out.push_back("UPDATE killrvideo.video_ratings SET rating_counter = rating_counter + " +
-                  std::to_string(ratings) + ", rating_total = rating_total + " +
-                  std::to_string(total) + " WHERE videoid = " + v.id);
-  }
-
-  // User activity, three tables in step (the guide's batch), December 2025
-  // to February 2026; the guide's own user first.
-  const int64_t from = Millis(2025, 12, 1);
-  const int64_t to = Millis(2026, 3, 1);
-  for (int u = 0; u < 12; ++u) {
-    const std::string user = u == 0 ? kGuideUser : g.RandomUuid();
-    const int activities = u == 0 ? 150 : 60;
-    std::set<int64_t> times;
-    while (static_cast<int>(times.size()) < activities) {
-      times.insert(g.Between(from / 1000, to / 1000 - 1) * 1000);
-    }
-    for (const int64_t t : times) {
-      const std::string type = g.Pick(kActivityTypes);
-      const std::string data = Quote(ActivityData(g, type));
-      const std::string device = Quote(g.Pick(kDevices));
-      const std::string ip = Quote("192.168." + std::to_string(g.Between(0, 9)) + "." +
-                                   std::to_string(g.Between(2, 254)));
-      const std::string when = Timestamp(t);
-      out.push_back(
-          "BEGIN BATCH INSERT INTO user_activity.user_activities (user_id, activity_timestamp, "
-          "activity_type, activity_data, device_info, ip_address) VALUES (" +
-          user + ", " + when + ", " + Quote(type) + ", " + data + ", " + device + ", " + ip +
-          "); INSERT INTO user_activity.user_activities_by_type (user_id, activity_type, "
-          "activity_timestamp, activity_data, device_info, ip_address) VALUES (" +
-          user + ", " + Quote(type) + ", " + when + ", " + data + ", " + device + ", " + ip +
-          "); INSERT INTO user_activity.user_activities_by_month (user_id, year_month, "
-          "activity_timestamp, activity_type, activity_data, device_info, ip_address) VALUES (" +
-          user + ", " + Quote(YearMonth(t)) + ", " + when + ", " + Quote(type) + ", " + data +
-          ", " + device + ", " + ip + "); APPLY BATCH");
-    }
-  }
-
-  // Metrics: a reading a minute for the last six hours, bucketed by hour.
-  const int64_t last_minute = now_millis / 60000 * 60000;
-  for (const char* metric : {"cpu_usage", "memory_usage"}) {
-    double value = std::string(metric) == "cpu_usage" ? 35.0 : 61.0;
-    for (int m = 0; m < 360; ++m) {
-      const int64_t at = last_minute - m * 60000LL;
-      value += static_cast<double>(g.Between(-20, 20)) / 10.0;
-      value = std::max(1.0, std::min(99.0, value));
-      char reading[32];
-      std::snprintf(reading, sizeof reading, "%.1f", value);
-      out.push_back(
-          "INSERT INTO user_activity.metrics (metric_name, bucket, recorded_at, value, "
-          "tags) VALUES (" +
-          Quote(metric) + ", " + Timestamp(at / kHour * kHour) + ", " + Timestamp(at) + ", " +
-          reading + ", {'host': 'web-" + std::to_string(1 + m % 3) + "', 'region': 'eu-west'})");
-    }
-  }
-  return out;
+  DemoStatements demo(seed, now_millis);
+  demo.AddUsers();
+  demo.AddVideos();
+  demo.AddComments();
+  demo.AddRatings();
+  demo.AddUserActivity();
+  demo.AddMetrics();
+  return std::move(demo).Take();
 }
 
 std::vector<DemoExample> DemoExamples(int64_t now_millis) {

@@ -3,13 +3,11 @@
 #include <boost/asio/post.hpp>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <future>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -17,6 +15,7 @@
 #include "cql/parser.h"
 #include "query/terms/literal_conversion.h"
 #include "tools/shell/csv_format.h"
+#include "tools/shell/import_inserter.h"
 #include "tools/shell/shell_text.h"
 #include "types/cql_identifier.h"
 #include "types/literal.h"
@@ -495,38 +494,226 @@ CopyOutcome ExportTable(const CopyStatement& s, const CopyOptions& o,
 // ---------------------------------------------------------------------------
 // COPY FROM
 
-// Rows in flight and the failures they came back with, shared with the io
-// thread's callbacks.
-struct ImportState {
-  std::mutex mutex;
-  std::condition_variable changed;
-  long in_flight = 0;
-  long imported = 0;
-  long insert_errors = 0;
-  std::vector<std::pair<std::string, std::string>> failures;  // (raw row, reason), not yet reported
+// The columns COPY FROM fills: the statement's, or every column of the table.
+std::vector<std::string> ImportColumns(const CopyStatement& s, client::Connection& connection) {
+  if (!s.columns.empty()) return s.columns;
+  std::vector<std::string> columns;
+  const auto all = Prepare(connection, "SELECT * FROM " + QualifiedName(s));
+  for (const auto& c : all.result_metadata.columns) columns.push_back(c.name);
+  return columns;
+}
+
+// INSERT INTO ks.t (c1, c2, ...) VALUES (?, ?, ...) [USING TTL n]
+std::string ImportInsertCql(const CopyStatement& s, const CopyOptions& o,
+                            const std::vector<std::string>& columns) {
+  std::string insert =
+      "INSERT INTO " + QualifiedName(s) + " (" + ColumnList(columns) + ") VALUES (";
+  for (size_t i = 0; i < columns.size(); ++i) insert += i == 0 ? "?" : ", ?";
+  insert += ")";
+  if (o.ttl >= 0) insert += " USING TTL " + std::to_string(o.ttl);
+  return insert;
+}
+
+// The row a CSV record makes, each field converted to its column's type.
+// Throws (CopyError, or the conversion's error) when the record does not fit.
+std::unique_ptr<ImportRow> ParseImportRow(const std::vector<CsvField>& fields, bool unterminated,
+                                          const std::string& raw,
+                                          const std::vector<protocol::ColumnSpec>& columns,
+                                          const std::string& null_text, int64_t now_millis) {
+  auto row = std::make_unique<ImportRow>();
+  row->raw = raw;
+  if (unterminated) throw CopyError("unterminated quoted field");
+  if (fields.size() != columns.size()) {
+    throw CopyError("Invalid row length " + std::to_string(fields.size()) + " should be " +
+                    std::to_string(columns.size()));
+  }
+  row->storage.reserve(fields.size());
+  std::vector<bool> nulls(fields.size());
+  for (size_t i = 0; i < fields.size(); ++i) {
+    auto value = ImportValue(fields[i], columns[i], null_text, now_millis);
+    nulls[i] = !value;
+    row->storage.push_back(value ? std::move(*value) : Bytes());
+  }
+  // Values view the storage, so they are made once it no longer moves.
+  for (size_t i = 0; i < fields.size(); ++i) {
+    row->values.push_back(nulls[i] ? Value::Null() : Value::Of(row->storage[i]));
+  }
+  return row;
+}
+
+// The rows that failed, to parse or to insert: every one goes to the error
+// file (opened at the first), the first ones to the terminal too.
+class ImportFailureLog {
+ public:
+  ImportFailureLog(const std::string& error_file, std::ostream& err)
+      : error_file_(error_file), err_(err) {}
+  ImportFailureLog(const ImportFailureLog&) = delete;
+  ImportFailureLog& operator=(const ImportFailureLog&) = delete;
+  ~ImportFailureLog() { Close(); }
+
+  void Record(const std::string& raw, const std::string& kind, const std::string& reason) {
+    ++failed_rows_;
+    // Enough to see what is wrong without drowning the terminal.
+    constexpr long kFailuresShown = 20;
+    if (failed_rows_ <= kFailuresShown) {
+      err_ << "Failed to import 1 rows: " << kind << " - " << reason
+           << ",  given up without retries\n";
+    } else if (failed_rows_ == kFailuresShown + 1) {
+      err_ << "(more failures are written to " << error_file_ << " only)\n";
+    }
+    if (file_ == nullptr) file_ = std::fopen(error_file_.c_str(), "w");
+    if (file_ != nullptr) {
+      std::fwrite(raw.data(), 1, raw.size(), file_);
+      std::fputc('\n', file_);
+    }
+  }
+
+  void Close() {
+    if (file_ != nullptr) std::fclose(file_);
+    file_ = nullptr;
+  }
+
+  long failed_rows() const { return failed_rows_; }
+
+ private:
+  const std::string error_file_;
+  std::ostream& err_;
+  std::FILE* file_ = nullptr;
+  long failed_rows_ = 0;
 };
 
-struct PendingRow {
-  std::vector<Bytes> storage;
-  std::vector<Value> values;
-  std::string raw;
+// One COPY FROM once its INSERT is prepared: the records read, made into
+// rows and inserted, the failures logged, the progress and the summary.
+class TableImport {
+ public:
+  TableImport(const CopyOptions& o, const CopySettings& settings, client::Connection& connection,
+              const client::PreparedResponse& prepared, std::ostream& out, std::ostream& err)
+      : o_(o),
+        tty_(settings.tty),
+        columns_(prepared.bind_variables),
+        out_(out),
+        err_(err),
+        failures_(o.error_file, err),
+        inserter_(connection, prepared, settings.consistency) {}
+
+  // Imports the records of `file`, then waits for the inserts in flight. The
+  // outcome says why it stopped early, if it did.
+  CopyOutcome Import(std::FILE* file, const std::atomic<bool>* interrupted) {
+    CopyOutcome outcome = ReadRecords(file, interrupted);
+    inserter_.Drain();
+    LogInsertFailures();
+    return outcome;
+  }
+
+  // Closes the error file and prints the last progress line and the
+  // summary; a failed row fails the outcome.
+  CopyOutcome Finish(CopyOutcome outcome) {
+    failures_.Close();
+    const long imported = inserter_.imported();
+    PrintProgress(out_, imported, start_, last_rows_, last_, true);
+    char summary[200];
+    std::snprintf(summary, sizeof summary,
+                  "%ld rows imported from 1 files in %.3f seconds (%ld skipped).\n", imported,
+                  std::chrono::duration<double>(Clock::now() - start_).count(), skipped_);
+    out_ << summary;
+    if (failures_.failed_rows() > 0) {
+      err_ << "Failed to process " << failures_.failed_rows() << " rows; failed rows written to "
+           << o_.error_file << "\n";
+      outcome.failed = true;
+    }
+    return outcome;
+  }
+
+ private:
+  // Reads the records and queues their rows, to the end of the input or
+  // MAXROWS; an interruption or too many errors stop it sooner, and the
+  // outcome says which.
+  CopyOutcome ReadRecords(std::FILE* file, const std::atomic<bool>* interrupted) {
+    CsvReader reader(file, o_.dialect);
+    std::string raw;
+    long rows_read = 0;
+    long parse_errors = 0;
+    bool first_record = true;
+    while (true) {
+      if (interrupted != nullptr && interrupted->load()) return {"COPY FROM interrupted.", true};
+      auto fields = reader.Next(raw);
+      if (!fields) break;
+      if (raw.empty()) continue;  // a blank line
+      if (first_record && o_.header) {
+        first_record = false;
+        continue;
+      }
+      first_record = false;
+      if (skipped_ < o_.skip_rows) {
+        ++skipped_;
+        continue;
+      }
+      if (o_.max_rows >= 0 && rows_read >= o_.max_rows) break;
+      ++rows_read;
+      std::unique_ptr<ImportRow> row;
+      try {
+        row = ParseImportRow(*fields, reader.unterminated(), raw, columns_, o_.null_text,
+                             now_millis_);
+      } catch (const std::exception& e) {
+        ++parse_errors;
+        failures_.Record(raw, "ParseError", e.what());
+        if (o_.max_parse_errors >= 0 && parse_errors > o_.max_parse_errors) {
+          return {"Exceeded maximum number of parse errors " + std::to_string(o_.max_parse_errors),
+                  true};
+        }
+        continue;
+      }
+      inserter_.Add(std::move(row));
+      if ((rows_read & 1023) == 0) {
+        if (auto stop = CheckOnInserts()) return *stop;
+      }
+    }
+    return {};
+  }
+
+  // Now and then while reading: the failed inserts so far, reported (and
+  // the outcome once there are more than MAXINSERTERRORS), and the
+  // progress line.
+  std::optional<CopyOutcome> CheckOnInserts() {
+    LogInsertFailures();
+    if (o_.max_insert_errors >= 0 && inserter_.insert_errors() > o_.max_insert_errors) {
+      return CopyOutcome{
+          "Exceeded maximum number of insert errors " + std::to_string(o_.max_insert_errors), true};
+    }
+    if (tty_ && Clock::now() - last_ > std::chrono::milliseconds(200)) {
+      PrintProgress(out_, inserter_.imported(), start_, last_rows_, last_, false);
+    }
+    return std::nullopt;
+  }
+
+  void LogInsertFailures() {
+    for (const FailedImport& failure : inserter_.TakeFailures()) {
+      failures_.Record(failure.raw, "InvalidRequest", ReplyError(failure.reply));
+    }
+  }
+
+  const CopyOptions& o_;
+  const bool tty_;
+  const std::vector<protocol::ColumnSpec>& columns_;
+  std::ostream& out_;
+  std::ostream& err_;
+  ImportFailureLog failures_;
+  ImportInserter inserter_;
+  const Clock::time_point start_ = Clock::now();
+  Clock::time_point last_ = start_;
+  long last_rows_ = 0;
+  long skipped_ = 0;
+  const int64_t now_millis_ = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count();
 };
 
 CopyOutcome ImportTable(const CopyStatement& s, const CopyOptions& o,
                         client::Connection& connection, const CopySettings& settings,
                         const std::atomic<bool>* interrupted, std::ostream& out,
                         std::ostream& err) {
-  std::vector<std::string> columns = s.columns;
-  if (columns.empty()) {
-    const auto all = Prepare(connection, "SELECT * FROM " + QualifiedName(s));
-    for (const auto& c : all.result_metadata.columns) columns.push_back(c.name);
-  }
-  std::string insert =
-      "INSERT INTO " + QualifiedName(s) + " (" + ColumnList(columns) + ") VALUES (";
-  for (size_t i = 0; i < columns.size(); ++i) insert += i == 0 ? "?" : ", ?";
-  insert += ")";
-  if (o.ttl >= 0) insert += " USING TTL " + std::to_string(o.ttl);
-  const client::PreparedResponse prepared = Prepare(connection, insert);
+  const std::vector<std::string> columns = ImportColumns(s, connection);
+  const client::PreparedResponse prepared = Prepare(connection, ImportInsertCql(s, o, columns));
   for (const auto& variable : prepared.bind_variables) {
     if (variable.type->kind() == types::Kind::kCounter) {
       return {"COPY FROM into a counter table is not supported by sibyl shell yet.", true};
@@ -541,178 +728,10 @@ CopyOutcome ImportTable(const CopyStatement& s, const CopyOptions& o,
       return {"Can't open '" + *s.file + "' for reading: " + std::strerror(errno), true};
     }
   }
-  std::FILE* error_file = nullptr;
-  long failed_rows = 0;
-  const auto record_failure = [&](const std::string& raw, const std::string& kind,
-                                  const std::string& reason) {
-    ++failed_rows;
-    // Every failed row goes to the error file; the terminal gets the first
-    // ones, enough to see what is wrong without drowning it.
-    constexpr long kFailuresShown = 20;
-    if (failed_rows <= kFailuresShown) {
-      err << "Failed to import 1 rows: " << kind << " - " << reason
-          << ",  given up without retries\n";
-    } else if (failed_rows == kFailuresShown + 1) {
-      err << "(more failures are written to " << o.error_file << " only)\n";
-    }
-    if (error_file == nullptr) error_file = std::fopen(o.error_file.c_str(), "w");
-    if (error_file != nullptr) {
-      std::fwrite(raw.data(), 1, raw.size(), error_file);
-      std::fputc('\n', error_file);
-    }
-  };
-
-  auto state = std::make_shared<ImportState>();
-  constexpr long kMaxInFlight = 512;
-  constexpr size_t kRowsPerPost = 64;
-  auto self = connection.shared_from_this();
-  const Bytes id = prepared.id;
-  const Bytes metadata_id = prepared.result_metadata_id;
-  const auto consistency = settings.consistency;
-  std::vector<std::unique_ptr<PendingRow>> batch;
-  const auto post_batch = [&] {
-    if (batch.empty()) return;
-    {
-      std::unique_lock lock(state->mutex);
-      state->in_flight += static_cast<long>(batch.size());
-    }
-    auto rows = std::make_shared<std::vector<std::unique_ptr<PendingRow>>>(std::move(batch));
-    batch.clear();
-    boost::asio::post(connection.executor(), [self, rows, state, id, metadata_id, consistency] {
-      for (auto& row : *rows) {
-        protocol::QueryOptions options;
-        options.consistency = consistency;
-        options.values = row->values;
-        // Shared, not released: a callback dropped unrun (the connection
-        // torn down) still frees its row.
-        std::shared_ptr<PendingRow> owned(std::move(row));
-        self->Execute(id, metadata_id, options, [state, owned](client::Reply&& reply) {
-          std::unique_lock lock(state->mutex);
-          --state->in_flight;
-          if (reply.ok()) {
-            ++state->imported;
-          } else {
-            ++state->insert_errors;
-            state->failures.emplace_back(std::move(owned->raw), ReplyError(reply));
-          }
-          state->changed.notify_all();
-        });
-      }
-    });
-  };
-  const auto report_failures = [&] {
-    std::vector<std::pair<std::string, std::string>> failures;
-    {
-      std::unique_lock lock(state->mutex);
-      failures.swap(state->failures);
-    }
-    for (const auto& [raw, reason] : failures) record_failure(raw, "InvalidRequest", reason);
-  };
-
-  CsvReader reader(file, o.dialect);
-  std::string raw;
-  long rows_read = 0;
-  long skipped = 0;
-  long parse_errors = 0;
-  const auto start = Clock::now();
-  auto last = start;
-  long last_rows = 0;
-  const int64_t now_millis = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                 std::chrono::system_clock::now().time_since_epoch())
-                                 .count();
-  CopyOutcome outcome;
-  bool first_record = true;
-  while (true) {
-    if (interrupted != nullptr && interrupted->load()) {
-      outcome = {"COPY FROM interrupted.", true};
-      break;
-    }
-    auto fields = reader.Next(raw);
-    if (!fields) break;
-    if (raw.empty()) continue;  // a blank line
-    if (first_record && o.header) {
-      first_record = false;
-      continue;
-    }
-    first_record = false;
-    if (skipped < o.skip_rows) {
-      ++skipped;
-      continue;
-    }
-    if (o.max_rows >= 0 && rows_read >= o.max_rows) break;
-    ++rows_read;
-    auto row = std::make_unique<PendingRow>();
-    row->raw = raw;
-    try {
-      if (reader.unterminated()) throw CopyError("unterminated quoted field");
-      if (fields->size() != prepared.bind_variables.size()) {
-        throw CopyError("Invalid row length " + std::to_string(fields->size()) + " should be " +
-                        std::to_string(prepared.bind_variables.size()));
-      }
-      row->storage.reserve(fields->size());
-      std::vector<bool> nulls(fields->size());
-      for (size_t i = 0; i < fields->size(); ++i) {
-        auto value = ImportValue((*fields)[i], prepared.bind_variables[i], o.null_text, now_millis);
-        nulls[i] = !value;
-        row->storage.push_back(value ? std::move(*value) : Bytes());
-      }
-      for (size_t i = 0; i < fields->size(); ++i) {
-        row->values.push_back(nulls[i] ? Value::Null() : Value::Of(row->storage[i]));
-      }
-    } catch (const std::exception& e) {
-      ++parse_errors;
-      record_failure(raw, "ParseError", e.what());
-      if (o.max_parse_errors >= 0 && parse_errors > o.max_parse_errors) {
-        outcome = {"Exceeded maximum number of parse errors " + std::to_string(o.max_parse_errors),
-                   true};
-        break;
-      }
-      continue;
-    }
-    batch.push_back(std::move(row));
-    if (batch.size() >= kRowsPerPost) {
-      post_batch();
-      std::unique_lock lock(state->mutex);
-      state->changed.wait(lock, [&] { return state->in_flight < kMaxInFlight; });
-    }
-    if ((rows_read & 1023) == 0) {
-      report_failures();
-      if (o.max_insert_errors >= 0 && state->insert_errors > o.max_insert_errors) {
-        outcome = {
-            "Exceeded maximum number of insert errors " + std::to_string(o.max_insert_errors),
-            true};
-        break;
-      }
-      if (settings.tty && Clock::now() - last > std::chrono::milliseconds(200)) {
-        long done = 0;
-        {
-          std::unique_lock lock(state->mutex);
-          done = state->imported;
-        }
-        PrintProgress(out, done, start, last_rows, last, false);
-      }
-    }
-  }
-  post_batch();
-  {
-    std::unique_lock lock(state->mutex);
-    state->changed.wait(lock, [&] { return state->in_flight == 0; });
-  }
-  report_failures();
+  TableImport import(o, settings, connection, prepared, out, err);
+  CopyOutcome outcome = import.Import(file, interrupted);
   if (s.file) std::fclose(file);
-  if (error_file != nullptr) std::fclose(error_file);
-  PrintProgress(out, state->imported, start, last_rows, last, true);
-  char summary[200];
-  std::snprintf(summary, sizeof summary,
-                "%ld rows imported from 1 files in %.3f seconds (%ld skipped).\n", state->imported,
-                std::chrono::duration<double>(Clock::now() - start).count(), skipped);
-  out << summary;
-  if (failed_rows > 0) {
-    err << "Failed to process " << failed_rows << " rows; failed rows written to " << o.error_file
-        << "\n";
-    outcome.failed = true;
-  }
-  return outcome;
+  return import.Finish(std::move(outcome));
 }
 
 }  // namespace

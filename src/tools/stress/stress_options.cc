@@ -89,6 +89,144 @@ void CheckIdentifier(std::string_view option, const std::string& name) {
   }
 }
 
+// What the command line named, where leaving it out means something: a
+// default that depends on another option, or a combination to refuse.
+struct StressOptionsGiven {
+  bool workload = false;
+  bool duration = false;
+  bool table = false;
+  bool value_size = false;
+};
+
+// The options without a value. False when `name` is not one of them.
+bool ApplyStressFlag(const std::string& name, StressOptions& o) {
+  if (name == "no-schema") {
+    o.no_schema = true;
+  } else if (name == "populate") {
+    o.populate = true;
+  } else if (name == "json") {
+    o.json = true;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// --host's comma-separated list; no entry may be empty.
+std::vector<std::string> ParseHostList(const std::string& value) {
+  std::vector<std::string> hosts;
+  size_t start = 0;
+  while (start <= value.size()) {
+    const size_t comma = std::min(value.find(',', start), value.size());
+    if (comma == start) Fail("Empty host in --host '" + value + "'");
+    hosts.push_back(value.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return hosts;
+}
+
+// Where and how the requests go. False when `name` is not one of these options.
+bool ApplyConnectionOption(const std::string& name, const std::string& value, StressOptions& o) {
+  if (name == "host") {
+    o.hosts = ParseHostList(value);
+  } else if (name == "port") {
+    o.port = static_cast<uint16_t>(ParseInt(name, value, 1, 65535));
+  } else if (name == "protocol") {
+    o.protocol_version = ParseInt(name, value, 4, 5);
+  } else if (name == "connections") {
+    o.connections = ParseInt(name, value, 1, 1024);
+  } else if (name == "concurrency") {
+    o.concurrency = ParseInt(name, value, 1, 32768);
+  } else if (name == "threads") {
+    o.threads = ParseInt(name, value, 1, 256);
+  } else if (name == "timeout") {
+    o.timeout = ParseDuration(name, value);
+    if (o.timeout.count() == 0) Fail("--timeout must be longer than 0");
+  } else if (name == "consistency") {
+    o.consistency = ParseConsistency(value);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// How long the run lasts and how fast it goes. False when `name` is not one
+// of these options.
+bool ApplyPaceOption(const std::string& name, const std::string& value, StressOptions& o,
+                     StressOptionsGiven& given) {
+  if (name == "duration") {
+    o.duration = ParseDuration(name, value);
+    if (o.duration.count() == 0) Fail("--duration must be longer than 0");
+    given.duration = true;
+  } else if (name == "ops") {
+    o.ops = ParseCount(name, value, 1, uint64_t{1} << 62);
+  } else if (name == "warmup") {
+    o.warmup = ParseDuration(name, value);
+  } else if (name == "rate") {
+    std::string_view number = value;
+    if (number.size() > 2 && number.substr(number.size() - 2) == "/s") number.remove_suffix(2);
+    const double rate = ParseNumber(name, number);
+    if (rate <= 0) Fail("Invalid value '" + value + "' for --rate: expected e.g. 20000/s");
+    o.rate = rate;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The schema stress uses and the rows it writes and reads. False when
+// `name` is not one of these options.
+bool ApplyDataOption(const std::string& name, const std::string& value, StressOptions& o,
+                     StressOptionsGiven& given) {
+  if (name == "partitions") {
+    o.partitions = ParseCount(name, value, 1, uint64_t{1} << 62);
+  } else if (name == "rows-per-partition") {
+    o.rows_per_partition = ParseCount(name, value, 1, uint64_t{1} << 40);
+  } else if (name == "columns") {
+    o.columns = ParseInt(name, value, 1, 1024);
+  } else if (name == "value-size") {
+    o.value_size = ParseInt(name, value, 0, 16 * 1024 * 1024);
+    given.value_size = true;
+  } else if (name == "slice") {
+    o.slice = ParseInt(name, value, 1, 1 << 20);
+  } else if (name == "ratio") {
+    const size_t colon = value.find(':');
+    if (colon == std::string::npos) Fail("Invalid value '" + value + "' for --ratio: expected W:R");
+    o.write_ratio = ParseInt(name, value.substr(0, colon), 0, 1000000);
+    o.read_ratio = ParseInt(name, value.substr(colon + 1), 0, 1000000);
+    if (o.write_ratio + o.read_ratio == 0) Fail("--ratio 0:0 leaves nothing to do");
+  } else if (name == "replication-factor") {
+    o.replication_factor = ParseInt(name, value, 1, 100);
+  } else if (name == "keyspace") {
+    CheckIdentifier(name, value);
+    o.keyspace = value;
+  } else if (name == "table") {
+    CheckIdentifier(name, value);
+    o.table = value;
+    given.table = true;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The rules between options, once every argument is read.
+void CheckStressOptionsAgree(const StressOptions& o, const StressOptionsGiven& given) {
+  if (!given.workload) Fail("Missing workload: expected write, read, mixed, counter or scan");
+  if (given.duration && o.ops) Fail("--duration and --ops cannot both be given");
+  if (o.partitions > (uint64_t{1} << 62) / o.rows_per_partition) {
+    Fail("--partitions × --rows-per-partition must be below 2^62");
+  }
+  if (o.workload == Workload::kCounter && given.value_size) {
+    // Counters have no value size; refusing beats silently ignoring it.
+    Fail("--value-size does not apply to the counter workload");
+  }
+  if (o.populate && o.workload != Workload::kRead && o.workload != Workload::kMixed &&
+      o.workload != Workload::kScan) {
+    Fail("--populate applies to the read, mixed and scan workloads");
+  }
+}
+
 }  // namespace
 
 std::string_view WorkloadName(Workload workload) {
@@ -131,8 +269,7 @@ std::chrono::milliseconds ParseDuration(std::string_view option, std::string_vie
 
 StressOptions ParseStressArguments(const std::vector<std::string>& args) {
   StressOptions o;
-  bool workload_given = false, duration_given = false, table_given = false;
-  bool value_size_given = false;
+  StressOptionsGiven given;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--help" || arg == "-h") {
@@ -140,25 +277,13 @@ StressOptions ParseStressArguments(const std::vector<std::string>& args) {
       return o;
     }
     if (arg.rfind("--", 0) != 0) {
-      if (workload_given) Fail("Unexpected argument '" + arg + "'");
+      if (given.workload) Fail("Unexpected argument '" + arg + "'");
       o.workload = ParseWorkload(arg);
-      workload_given = true;
+      given.workload = true;
       continue;
     }
     std::string name = arg.substr(2);
-    // Flags without a value.
-    if (name == "no-schema") {
-      o.no_schema = true;
-      continue;
-    }
-    if (name == "populate") {
-      o.populate = true;
-      continue;
-    }
-    if (name == "json") {
-      o.json = true;
-      continue;
-    }
+    if (ApplyStressFlag(name, o)) continue;
     std::string value;
     if (auto eq = name.find('='); eq != std::string::npos) {
       value = name.substr(eq + 1);
@@ -167,89 +292,13 @@ StressOptions ParseStressArguments(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) Fail("Missing value for --" + name);
       value = args[++i];
     }
-    if (name == "host") {
-      o.hosts.clear();
-      size_t start = 0;
-      while (start <= value.size()) {
-        const size_t comma = std::min(value.find(',', start), value.size());
-        if (comma == start) Fail("Empty host in --host '" + value + "'");
-        o.hosts.push_back(value.substr(start, comma - start));
-        start = comma + 1;
-      }
-    } else if (name == "consistency") {
-      o.consistency = ParseConsistency(value);
-    } else if (name == "replication-factor") {
-      o.replication_factor = ParseInt(name, value, 1, 100);
-    } else if (name == "port") {
-      o.port = static_cast<uint16_t>(ParseInt(name, value, 1, 65535));
-    } else if (name == "protocol") {
-      o.protocol_version = ParseInt(name, value, 4, 5);
-    } else if (name == "connections") {
-      o.connections = ParseInt(name, value, 1, 1024);
-    } else if (name == "concurrency") {
-      o.concurrency = ParseInt(name, value, 1, 32768);
-    } else if (name == "threads") {
-      o.threads = ParseInt(name, value, 1, 256);
-    } else if (name == "duration") {
-      o.duration = ParseDuration(name, value);
-      if (o.duration.count() == 0) Fail("--duration must be longer than 0");
-      duration_given = true;
-    } else if (name == "ops") {
-      o.ops = ParseCount(name, value, 1, uint64_t{1} << 62);
-    } else if (name == "warmup") {
-      o.warmup = ParseDuration(name, value);
-    } else if (name == "timeout") {
-      o.timeout = ParseDuration(name, value);
-      if (o.timeout.count() == 0) Fail("--timeout must be longer than 0");
-    } else if (name == "rate") {
-      std::string_view number = value;
-      if (number.size() > 2 && number.substr(number.size() - 2) == "/s") number.remove_suffix(2);
-      const double rate = ParseNumber(name, number);
-      if (rate <= 0) Fail("Invalid value '" + value + "' for --rate: expected e.g. 20000/s");
-      o.rate = rate;
-    } else if (name == "partitions") {
-      o.partitions = ParseCount(name, value, 1, uint64_t{1} << 62);
-    } else if (name == "rows-per-partition") {
-      o.rows_per_partition = ParseCount(name, value, 1, uint64_t{1} << 40);
-    } else if (name == "columns") {
-      o.columns = ParseInt(name, value, 1, 1024);
-    } else if (name == "value-size") {
-      o.value_size = ParseInt(name, value, 0, 16 * 1024 * 1024);
-      value_size_given = true;
-    } else if (name == "slice") {
-      o.slice = ParseInt(name, value, 1, 1 << 20);
-    } else if (name == "ratio") {
-      const size_t colon = value.find(':');
-      if (colon == std::string::npos)
-        Fail("Invalid value '" + value + "' for --ratio: expected W:R");
-      o.write_ratio = ParseInt(name, value.substr(0, colon), 0, 1000000);
-      o.read_ratio = ParseInt(name, value.substr(colon + 1), 0, 1000000);
-      if (o.write_ratio + o.read_ratio == 0) Fail("--ratio 0:0 leaves nothing to do");
-    } else if (name == "keyspace") {
-      CheckIdentifier(name, value);
-      o.keyspace = value;
-    } else if (name == "table") {
-      CheckIdentifier(name, value);
-      o.table = value;
-      table_given = true;
-    } else {
+    if (!ApplyConnectionOption(name, value, o) && !ApplyPaceOption(name, value, o, given) &&
+        !ApplyDataOption(name, value, o, given)) {
       Fail("Unknown option --" + name);
     }
   }
-  if (!workload_given) Fail("Missing workload: expected write, read, mixed, counter or scan");
-  if (duration_given && o.ops) Fail("--duration and --ops cannot both be given");
-  if (o.partitions > (uint64_t{1} << 62) / o.rows_per_partition) {
-    Fail("--partitions × --rows-per-partition must be below 2^62");
-  }
-  if (!table_given) o.table = o.workload == Workload::kCounter ? "counter1" : "standard1";
-  if (o.workload == Workload::kCounter && value_size_given) {
-    // Counters have no value size; refusing beats silently ignoring it.
-    Fail("--value-size does not apply to the counter workload");
-  }
-  if (o.populate && o.workload != Workload::kRead && o.workload != Workload::kMixed &&
-      o.workload != Workload::kScan) {
-    Fail("--populate applies to the read, mixed and scan workloads");
-  }
+  CheckStressOptionsAgree(o, given);
+  if (!given.table) o.table = o.workload == Workload::kCounter ? "counter1" : "standard1";
   return o;
 }
 

@@ -302,6 +302,92 @@ def test_copy_options_and_failed_rows(sibyl, keyspace, tmp_path):
     assert unknown.stderr == "<stdin>:1:Unrecognized COPY TO options: chunksize\n"
 
 
+COPY_FAILURE = "Failed to import 1 rows: {} - {},  given up without retries"
+
+
+def test_copy_from_skips_rows_and_logs_every_failure(sibyl, keyspace, tmp_path):
+    with connected(sibyl) as session:
+        session.execute(f"DROP TABLE IF EXISTS {keyspace}.imported")
+        session.execute(f"CREATE TABLE {keyspace}.imported (k int, c int, v text, "
+                        "PRIMARY KEY (k, c))")
+    source = tmp_path / "in.csv"
+    source.write_text("skipped,by,SKIPROWS\n\n1,1,one\n1,2\n1,3,three,extra\nNULL,4,null key\n"
+                      "\n1,5,five\n2,x,bad\n1,6,\"open\n")
+    errors = tmp_path / "failed.err"
+    result = run_shell(sibyl, "-e", f"COPY {keyspace}.imported (k, c, v) FROM '{source}' WITH "
+                                    f"SKIPROWS = 1 AND NULL = 'NULL' AND TTL = 3600 AND "
+                                    f"ERRFILE = '{errors}'")
+    assert result.returncode == 2
+    assert result.stdout.startswith(
+        f"\nStarting copy of {keyspace}.imported with columns [k, c, v].\n")
+    assert "\n2 rows imported from 1 files in " in result.stdout
+    assert result.stdout.endswith(" seconds (1 skipped).\n")
+    # Parse errors as the rows are read, insert errors as the node answers.
+    assert result.stderr.splitlines() == [
+        COPY_FAILURE.format("ParseError", "Invalid row length 2 should be 3"),
+        COPY_FAILURE.format("ParseError", "Invalid row length 4 should be 3"),
+        COPY_FAILURE.format("ParseError", "Unable to make int from 'x'"),
+        COPY_FAILURE.format("ParseError", "unterminated quoted field"),
+        COPY_FAILURE.format("InvalidRequest", "Invalid null value in condition for column k"),
+        f"Failed to process 5 rows; failed rows written to {errors}",
+    ]
+    assert errors.read_text() == '1,2\n1,3,three,extra\n2,x,bad\n1,6,"open\n\nNULL,4,null key\n'
+    with connected(sibyl) as session:
+        rows = sorted(tuple(row) for row in
+                      session.execute(f"SELECT k, c, v, ttl(v) FROM {keyspace}.imported"))
+    assert [row[:3] for row in rows] == [(1, 1, "one"), (1, 5, "five")]
+    assert all(3500 < row[3] <= 3600 for row in rows)
+
+
+def test_copy_from_limits_and_inputs(sibyl, keyspace, tmp_path):
+    with connected(sibyl) as session:
+        session.execute(f"DROP TABLE IF EXISTS {keyspace}.limited")
+        session.execute(f"CREATE TABLE {keyspace}.limited (k int, c int, v text, "
+                        "PRIMARY KEY (k, c))")
+    errors = tmp_path / "failed.err"
+    source = tmp_path / "in.csv"
+    source.write_text("header,is,data\n1,1,one\n1,2\n1,3,three\n")
+    stopped = run_shell(sibyl, "-e", f"COPY {keyspace}.limited FROM '{source}' WITH "
+                                     f"MAXPARSEERRORS = 1 AND ERRFILE = '{errors}'")
+    assert stopped.returncode == 2
+    assert "\n1 rows imported from 1 files in " in stopped.stdout
+    assert stopped.stderr.splitlines() == [
+        COPY_FAILURE.format("ParseError", "Unable to make int from 'header'"),
+        COPY_FAILURE.format("ParseError", "Invalid row length 2 should be 3"),
+        f"Failed to process 2 rows; failed rows written to {errors}",
+        "<stdin>:1:Exceeded maximum number of parse errors 1",
+    ]
+    assert errors.read_text() == "header,is,data\n1,2\n"
+
+    # Every failed row goes to the error file, the first twenty to stderr too.
+    many = tmp_path / "many.csv"
+    short_rows = "".join(f"{i},{i}\n" for i in range(23))
+    many.write_text(short_rows)
+    result = run_shell(sibyl, "-e", f"COPY {keyspace}.limited FROM '{many}' WITH "
+                                    f"ERRFILE = '{errors}'")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == (
+        [COPY_FAILURE.format("ParseError", "Invalid row length 2 should be 3")] * 20 +
+        [f"(more failures are written to {errors} only)",
+         f"Failed to process 23 rows; failed rows written to {errors}"])
+    assert errors.read_text() == short_rows
+
+    missing = tmp_path / "missing.csv"
+    result = run_shell(sibyl, "-e", f"COPY {keyspace}.limited FROM '{missing}'")
+    assert result.returncode == 2
+    assert result.stdout == f"\nStarting copy of {keyspace}.limited with columns [k, c, v].\n"
+    assert result.stderr == (f"<stdin>:1:Can't open '{missing}' for reading: "
+                             "No such file or directory\n")
+
+    result = run_shell(sibyl, "-e", f"COPY {keyspace}.limited (k, c) FROM STDIN WITH MAXROWS = 2",
+                       input="4,1\n4,2\n4,3\n")
+    assert result.returncode == 0, result.stderr
+    assert "\n2 rows imported from 1 files in " in result.stdout
+    with connected(sibyl) as session:
+        rows = session.execute(f"SELECT c FROM {keyspace}.limited WHERE k = 4")
+        assert [row.c for row in rows] == [1, 2]
+
+
 def test_copy_to_stdout(sibyl, keyspace):
     result = run_shell(sibyl, "-e", f"COPY {keyspace}.kv (c, v) TO STDOUT")
     assert result.returncode == 0, result.stderr
