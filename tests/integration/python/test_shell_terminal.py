@@ -152,6 +152,51 @@ def test_ctrl_c_abandons_a_line_and_a_running_query(sibyl, keyspace, tmp_path):
             t.close()
 
 
+def test_ctrl_c_just_after_enter_is_not_lost(tmp_path):
+    # Ctrl-C typed as soon as the line is read, before or while its request
+    # goes out. The moment varies from try to try, so a shell that forgets
+    # such a Ctrl-C (the node is stopped: it would wait for the request
+    # timeout) fails some of them.
+    with running_server() as server:
+        t = shell_terminal(server, tmp_path, "--no-color", "--request-timeout", "600")
+        try:
+            t.expect("sibyl> ")
+            with server.paused():
+                for _ in range(5):
+                    t.send("SELECT * FROM system.local;\n")
+                    t.expect("system.local;\n")
+                    t.interrupt()
+                    chunk = t.expect("sibyl> ", timeout=30)
+                    assert "rows)" not in chunk and "OperationTimedOut" not in chunk, chunk
+            t.send("SELECT cluster_name FROM system.local;\n")
+            chunk = t.expect("(1 rows)")
+            assert "bootstrapped" not in chunk, chunk
+            t.send("EXIT\n")
+            assert t.wait() == 0
+        finally:
+            t.close()
+
+
+
+def test_ctrl_c_drops_the_rest_of_the_line(tmp_path):
+    # As cqlsh: one Ctrl-C stops the line, not only its first statement.
+    with running_server() as server:
+        t = shell_terminal(server, tmp_path, "--no-color", "--request-timeout", "600")
+        try:
+            t.expect("sibyl> ")
+            with server.paused():
+                t.send("SELECT * FROM system.local; SELECT cluster_name FROM system.local;\n")
+                server.wait_for_unread_request()
+                t.interrupt()
+                t.expect("sibyl> ", timeout=30)
+            t.send("SELECT release_version FROM system.local;\n")
+            chunk = t.expect("(1 rows)")
+            assert "cluster_name" not in chunk and "bootstrapped" not in chunk, chunk
+            t.send("EXIT\n")
+            assert t.wait() == 0
+        finally:
+            t.close()
+
 def test_reconnects_after_the_node_restarts(tmp_path):
     with running_server() as server:
         t = shell_terminal(server, tmp_path, "--no-color")
