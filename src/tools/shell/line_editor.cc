@@ -70,16 +70,24 @@ char* LineEditor::PromptCallback(editline* /*el*/) {
 // lands just before that read would be lost; this one polls and ends the
 // line (-1, errno EINTR) as soon as the interrupt flag is set.
 int LineEditor::ReadCharCallback(editline* /*el*/, wchar_t* out) {
+  const auto interrupted = [] {
+    return g_editor != nullptr && g_editor->interrupted_ != nullptr &&
+           g_editor->interrupted_->load();
+  };
   std::mbstate_t state{};
   while (true) {
-    if (g_editor != nullptr && g_editor->interrupted_ != nullptr &&
-        g_editor->interrupted_->load()) {
+    if (interrupted()) {
       errno = EINTR;
       return -1;
     }
     pollfd waiting{STDIN_FILENO, POLLIN, 0};
     const int ready = poll(&waiting, 1, 100);
     if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
+    // Input and a Ctrl-C that arrive together make poll report the input,
+    // and the handler runs as poll returns. The terminal dropped what was
+    // typed before the Ctrl-C, so this byte was typed after it: it belongs
+    // to the next line, not to the one being abandoned.
+    if (interrupted()) continue;
     char byte = 0;
     const ssize_t n = read(STDIN_FILENO, &byte, 1);
     if (n < 0 && errno == EINTR) continue;

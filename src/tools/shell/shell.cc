@@ -72,6 +72,9 @@ bool WaitForEnter(const std::atomic<bool>& interrupted) {
     pollfd waiting{STDIN_FILENO, POLLIN, 0};
     const int ready = poll(&waiting, 1, 100);
     if (ready <= 0) continue;
+    // A Ctrl-C handled as poll woke was typed before the byte that woke it
+    // (LineEditor::ReadCharCallback says why).
+    if (interrupted.load()) break;
     char c = 0;
     const ssize_t n = read(STDIN_FILENO, &c, 1);
     if (n < 0 && errno == EINTR) continue;
@@ -182,12 +185,13 @@ bool Shell::EnsureConnected() {
 
 std::optional<client::Reply> Shell::Run(const std::string& cql, const RequestSettings& settings) {
   if (!EnsureConnected()) return std::nullopt;
-  // On a terminal Ctrl-C abandons one request; elsewhere the flag means
-  // "stop" and stays set.
-  if (current_editor_) interrupted_->store(false);
+  // The flag is not cleared here but when the next prompt shows (RunLines,
+  // PrintRows): a Ctrl-C typed just after Enter, before the request goes
+  // out, must abandon it too.
   auto reply = connection_->Query(cql, settings);
   if (!reply) {
-    // Ctrl-C: the request goes on at the node; its reply will be dropped.
+    // Ctrl-C: the request was not sent, or goes on at the node and its
+    // reply will be dropped.
     std::cout << '\n';
     return std::nullopt;
   }
@@ -389,9 +393,7 @@ void Shell::Handle(const std::string& statement) {
 
 void Shell::RunLines(LineSource& source, LineEditor* editor) {
   LineSource* const outer_source = current_source_;
-  const bool outer_editor = current_editor_;
   current_source_ = &source;
-  current_editor_ = editor != nullptr;
   StatementSplitter splitter;
   while (!exit_requested_) {
     if (editor != nullptr)
@@ -410,10 +412,15 @@ void Shell::RunLines(LineSource& source, LineEditor* editor) {
       }
       Handle(statement);
       if (exit_requested_) break;
+      if (interrupted_->load()) {
+        // Ctrl-C stops what the line started, as cqlsh's KeyboardInterrupt
+        // does: the statements after the interrupted one are dropped.
+        splitter.Reset();
+        break;
+      }
     }
   }
   current_source_ = outer_source;
-  current_editor_ = outer_editor;
 }
 
 int Shell::Run() {

@@ -99,7 +99,6 @@ class Shell {
   bool exit_requested_ = false;
   bool statement_error_ = false;
   LineSource* current_source_ = nullptr;
-  bool current_editor_ = false;
   int source_depth_ = 0;
   std::unique_ptr<std::ofstream> capture_;
   std::string capture_path_;

@@ -314,7 +314,6 @@ void Shell::DoCopy(const std::string& statement) {
   settings.consistency = consistency_;
   settings.keyspace = keyspace_;
   settings.tty = tty_;
-  if (current_editor_) interrupted_->store(false);
   const CopyOutcome outcome =
       RunCopy(statement, connection_->connection(), settings, interrupted_, std::cout, std::cerr);
   if (!outcome.error.empty()) PrintError(outcome.error);

@@ -52,6 +52,8 @@ client::Reply ShellConnection::Connect() {
 
 std::optional<client::Reply> ShellConnection::Call(
     std::function<void(client::Connection&, client::Connection::Callback)> start) {
+  // Ctrl-C came before the request went out: it is not sent at all.
+  if (interrupted_ != nullptr && interrupted_->load()) return std::nullopt;
   // Shared: the callback may run after this frame gave up waiting.
   auto promise = std::make_shared<std::promise<client::Reply>>();
   auto future = promise->get_future();

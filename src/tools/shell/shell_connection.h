@@ -33,7 +33,7 @@ struct RequestSettings {
 class ShellConnection {
  public:
   // `interrupted`: set (by a signal handler) to abandon the request being
-  // waited for; the shell clears it.
+  // waited for; while it stays set no request is sent. The shell clears it.
   ShellConnection(client::ConnectionOptions options, const std::atomic<bool>* interrupted);
   ~ShellConnection();
 

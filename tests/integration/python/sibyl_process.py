@@ -145,6 +145,58 @@ class SibylServer:
                 return int(line.split()[1])
         raise AssertionError("no VmRSS line")
 
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """The node stopped (SIGSTOP) for the block and continued after it: the
+        kernel still takes what clients send, but nothing reads or answers it.
+
+        Waits until every thread has stopped: kill() returns before they do,
+        and on a loaded machine a thread not yet stopped still answers a
+        request sent after it, milliseconds later."""
+        os.kill(self.pid, signal.SIGSTOP)
+        try:
+            deadline = time.monotonic() + 30
+            while not self._all_threads_stopped():
+                assert time.monotonic() < deadline, "sibyl did not stop within 30 s of SIGSTOP"
+                time.sleep(0.001)
+            yield
+        finally:
+            os.kill(self.pid, signal.SIGCONT)
+
+    def _all_threads_stopped(self) -> bool:
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
+            try:
+                stat = (task / "stat").read_text()
+            except FileNotFoundError:  # a thread that has just ended
+                continue
+            if stat.rsplit(")", 1)[1].split()[0] not in ("T", "Z", "X"):
+                return False
+        return True
+
+    def wait_for_unread_request(self, timeout_s: float = 30) -> None:
+        """Waits until a request sits unread at the node (a paused one): the
+        client has sent it and is waiting for the reply."""
+        deadline = time.monotonic() + timeout_s
+        while self._unread_request_bytes() == 0:
+            assert time.monotonic() < deadline, f"no request reached the node within {timeout_s} s"
+            time.sleep(0.005)
+
+    def _unread_request_bytes(self) -> int:
+        """The receive queues of the node's established CQL connections."""
+        unread = 0
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            try:
+                lines = Path(table).read_text().splitlines()[1:]
+            except FileNotFoundError:
+                continue
+            for line in lines:
+                fields = line.split()  # sl local rem st tx_queue:rx_queue ...
+                local_port = int(fields[1].rsplit(":", 1)[1], 16)
+                established = fields[3] == "01"
+                if established and local_port == self.port:
+                    unread += int(fields[4].split(":")[1], 16)
+        return unread
+
     def stop(self, sig: int = signal.SIGTERM) -> int:
         """Sends `sig` and returns the exit code; fails if it takes over 5 s."""
         assert self.proc is not None
