@@ -1,6 +1,7 @@
 #include "cql/lexer.h"
 
 #include <algorithm>
+#include <array>
 
 #include "cql/lexer_scanners.h"
 #include "cql/utf16.h"
@@ -22,6 +23,27 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool IsHexLetter(char c) { return (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The tokens of one character that start no other token (the parser
+// grammar's inline punctuation), by character; kEof for every other one.
+constexpr std::array<TokenType, 256> kSingleCharacterTokens = [] {
+  std::array<TokenType, 256> table{};
+  table.fill(TokenType::kEof);
+  table['='] = TokenType::kEq;
+  table['('] = TokenType::kLParen;
+  table[')'] = TokenType::kRParen;
+  table['['] = TokenType::kLBracket;
+  table[']'] = TokenType::kRBracket;
+  table['{'] = TokenType::kLBrace;
+  table['}'] = TokenType::kRBrace;
+  table[','] = TokenType::kComma;
+  table[';'] = TokenType::kSemicolon;
+  table[':'] = TokenType::kColon;
+  table['*'] = TokenType::kStar;
+  table['%'] = TokenType::kPercent;
+  table['?'] = TokenType::kQmark;
+  return table;
+}();
 
 class Lexer {
  public:
@@ -153,40 +175,64 @@ class Lexer {
     return true;
   }
 
+  // One token, chosen by its first character; pos_ is before the end. The
+  // classes of characters are disjoint: they are tested commonest first
+  // (whitespace, then words).
   bool LexOne() {
-    char c = in_[pos_];
-    std::string_view rest = in_.substr(pos_);
-    if (IsSpace(c)) {
-      size_t end = pos_;
-      while (end < in_.size() && IsSpace(in_[end])) ++end;
-      Emit(TokenType::kWhitespace, end - pos_, /*hidden=*/true);
+    const char c = in_[pos_];
+    if (IsSpace(c)) return LexWhitespace();
+    const std::string_view rest = in_.substr(pos_);
+    if (IsLetter(c)) return LexWord(c, rest);
+    if (IsDigit(c)) return LexNumber(rest);
+    if (const TokenType punctuation = kSingleCharacterTokens[static_cast<unsigned char>(c)];
+        punctuation != TokenType::kEof) {
+      Emit(punctuation, 1);
       return true;
     }
-    if (IsDigit(c)) {
-      Scan candidates[] = {
-          lexer_internal::ScanInteger(rest),      lexer_internal::ScanFloat(rest),
-          lexer_internal::ScanUnitDuration(rest), lexer_internal::ScanHexNumber(rest),
-          lexer_internal::ScanUuid(rest),
-      };
-      return EmitChoice(candidates, std::size(candidates));
+    return LexStringCommentOrOperator(c, rest);
+  }
+
+  // Whitespace runs are one hidden token, as Lexer.g's WS rule makes them.
+  bool LexWhitespace() {
+    size_t end = pos_;
+    while (end < in_.size() && IsSpace(in_[end])) ++end;
+    Emit(TokenType::kWhitespace, end - pos_, /*hidden=*/true);
+    return true;
+  }
+
+  // What a digit starts: an integer, float, duration, hex blob or UUID.
+  bool LexNumber(std::string_view rest) {
+    Scan candidates[] = {
+        lexer_internal::ScanInteger(rest),      lexer_internal::ScanFloat(rest),
+        lexer_internal::ScanUnitDuration(rest), lexer_internal::ScanHexNumber(rest),
+        lexer_internal::ScanUuid(rest),
+    };
+    return EmitChoice(candidates, std::size(candidates));
+  }
+
+  // What a letter `first` starts: a keyword, boolean, identifier, ISO
+  // duration, UUID or the literal expr(.
+  bool LexWord(char first, std::string_view rest) {
+    // ANTLR's order: the literal expr( first, keywords and booleans, then
+    // DURATION before IDENT (an ISO duration such as P1D is never a
+    // keyword, so in a tie the word is an identifier and loses), UUID last.
+    Scan word = lexer_internal::ScanWord(rest);
+    Scan candidates[4];
+    size_t count = 0;
+    bool word_is_ident = word.type == TokenType::kIdent;
+    if (first == 'e') {
+      candidates[count++] = lexer_internal::ScanLiteral(rest, "expr(", TokenType::kExprOpen);
     }
-    if (IsLetter(c)) {
-      // ANTLR's order: the literal expr( first, keywords and booleans, then
-      // DURATION before IDENT (an ISO duration such as P1D is never a
-      // keyword, so in a tie the word is an identifier and loses), UUID last.
-      Scan word = lexer_internal::ScanWord(rest);
-      Scan candidates[4];
-      size_t count = 0;
-      bool word_is_ident = word.type == TokenType::kIdent;
-      if (c == 'e') {
-        candidates[count++] = lexer_internal::ScanLiteral(rest, "expr(", TokenType::kExprOpen);
-      }
-      if (!word_is_ident) candidates[count++] = word;
-      if (c == 'P') candidates[count++] = lexer_internal::ScanIsoDuration(rest);
-      if (word_is_ident) candidates[count++] = word;
-      if (IsHexLetter(c)) candidates[count++] = lexer_internal::ScanUuid(rest);
-      return EmitChoice(candidates, count);
-    }
+    if (!word_is_ident) candidates[count++] = word;
+    if (first == 'P') candidates[count++] = lexer_internal::ScanIsoDuration(rest);
+    if (word_is_ident) candidates[count++] = word;
+    if (IsHexLetter(first)) candidates[count++] = lexer_internal::ScanUuid(rest);
+    return EmitChoice(candidates, count);
+  }
+
+  // The characters that start more than one kind of token (strings,
+  // comments, operators of one or two characters); any other is an error.
+  bool LexStringCommentOrOperator(char c, std::string_view rest) {
     switch (c) {
       case '\'':
         return LexQuoted('\'', TokenType::kStringLiteral);
@@ -221,45 +267,6 @@ class Lexer {
           return false;
         }
         Emit(TokenType::kNeq, 2);
-        return true;
-      case '=':
-        Emit(TokenType::kEq, 1);
-        return true;
-      case '(':
-        Emit(TokenType::kLParen, 1);
-        return true;
-      case ')':
-        Emit(TokenType::kRParen, 1);
-        return true;
-      case '[':
-        Emit(TokenType::kLBracket, 1);
-        return true;
-      case ']':
-        Emit(TokenType::kRBracket, 1);
-        return true;
-      case '{':
-        Emit(TokenType::kLBrace, 1);
-        return true;
-      case '}':
-        Emit(TokenType::kRBrace, 1);
-        return true;
-      case ',':
-        Emit(TokenType::kComma, 1);
-        return true;
-      case ';':
-        Emit(TokenType::kSemicolon, 1);
-        return true;
-      case ':':
-        Emit(TokenType::kColon, 1);
-        return true;
-      case '*':
-        Emit(TokenType::kStar, 1);
-        return true;
-      case '%':
-        Emit(TokenType::kPercent, 1);
-        return true;
-      case '?':
-        Emit(TokenType::kQmark, 1);
         return true;
       default:
         FailWith(pos_, FailureKind::kNoViableAlt, 0);

@@ -118,6 +118,12 @@ std::string UndersizedMessage(size_t actual) {
          std::to_string(actual);
 }
 
+std::string OverrunningEnvelopeMessage(uint64_t total_length, size_t segment_left) {
+  return "Envelope of " + std::to_string(total_length) +
+         " bytes runs past the end of its self-contained frame (" + std::to_string(segment_left) +
+         " bytes left)";
+}
+
 std::string NegativeLengthMessage(const FrameHeader& header) {
   return "Invalid value for envelope header body length field: " +
          std::to_string(static_cast<int32_t>(header.length));
@@ -286,19 +292,15 @@ std::string ConnectionCodec::CheckFramedHeader(const FrameHeader& header) const 
 // v5 after the handshake: segments of envelopes (CQLMessageHandler in Cassandra).
 NextResult ConnectionCodec::NextFramed(Envelope& out) {
   for (;;) {
+    // The next envelope of the self-contained segment being read.
     if (segment_pos_ < segment_.size()) {
       const BytesView rest = segment_.substr(segment_pos_);
-      if (rest.size() < kHeaderSize) {
-        QueueError(version_, 0, ErrorCode::kProtocolError, UndersizedMessage(rest.size()));
-        return Fail(UndersizedMessage(rest.size()));
-      }
+      if (rest.size() < kHeaderSize) return CloseOnProtocolError(0, UndersizedMessage(rest.size()));
       FrameHeader header;
       (void)DecodeHeader(rest, header);
       if (static_cast<int32_t>(header.length) < 0) {
         // The envelope cannot be skipped without its length: fatal.
-        QueueError(version_, header.stream, ErrorCode::kProtocolError,
-                   NegativeLengthMessage(header));
-        return Fail(NegativeLengthMessage(header));
+        return CloseOnProtocolError(header.stream, NegativeLengthMessage(header));
       }
       if (std::string error = CheckFramedHeader(header); !error.empty()) {
         QueueError(version_, header.stream, ErrorCode::kProtocolError, error);
@@ -310,11 +312,8 @@ NextResult ConnectionCodec::NextFramed(Envelope& out) {
         continue;
       }
       if (kHeaderSize + uint64_t{header.length} > rest.size()) {
-        std::string error = "Envelope of " + std::to_string(kHeaderSize + header.length) +
-                            " bytes runs past the end of its self-contained frame (" +
-                            std::to_string(rest.size()) + " bytes left)";
-        QueueError(version_, header.stream, ErrorCode::kProtocolError, error);
-        return Fail(std::move(error));
+        return CloseOnProtocolError(
+            header.stream, OverrunningEnvelopeMessage(kHeaderSize + header.length, rest.size()));
       }
       out.header = header;
       out.body = rest.substr(kHeaderSize, header.length);
@@ -330,8 +329,7 @@ NextResult ConnectionCodec::NextFramed(Envelope& out) {
     if (status == DecodeStatus::kNeedMore) return NextResult::kNeedMore;
     if (status == DecodeStatus::kInvalid) {
       if (!options_.connection_id.empty()) error = options_.connection_id + " " + error;
-      QueueError(version_, 0, ErrorCode::kProtocolError, error);
-      return Fail(std::move(error));
+      return CloseOnProtocolError(0, std::move(error));
     }
     in_begin_ += consumed;
     consecutive_errors_ = 0;  // a new segment, a clean slate
@@ -340,69 +338,79 @@ NextResult ConnectionCodec::NextFramed(Envelope& out) {
 
     if (segment.self_contained) {
       if (large_active_) {
-        std::string message =
-            "Self-contained frame received before the last frame of a multi-frame message";
-        QueueError(version_, 0, ErrorCode::kProtocolError, message);
-        return Fail(std::move(message));
+        return CloseOnProtocolError(
+            0, "Self-contained frame received before the last frame of a multi-frame message");
       }
       segment_ = segment.payload;
       continue;
     }
-
-    // One part of an envelope spanning several segments. Errors in its header
-    // are fatal: the following segments cannot be trusted (stream 0, as
-    // Cassandra cannot attribute them).
-    const BytesView part = segment.payload;
-    if (!large_active_) {
-      std::string header_error;
-      FrameHeader header;
-      if (part.size() < kHeaderSize) {
-        header_error = UndersizedMessage(part.size());
-      } else {
-        (void)DecodeHeader(part, header);
-        if (static_cast<int32_t>(header.length) < 0) {
-          header_error = NegativeLengthMessage(header);
-        } else {
-          header_error = CheckFramedHeader(header);
-        }
-      }
-      const uint64_t total = kHeaderSize + uint64_t{header.length};
-      if (header_error.empty() && part.size() > total) {
-        header_error = "Multi-frame message of " + std::to_string(total) +
-                       " bytes followed by other data in its first frame";
-      }
-      if (!header_error.empty()) {
-        QueueError(version_, 0, ErrorCode::kProtocolError, header_error);
-        return Fail(std::move(header_error));
-      }
-      large_active_ = true;
-      large_header_ = header;
-      large_remaining_ = total - part.size();
-      // Too big: the parts are dropped as they arrive, never buffered.
-      large_too_big_ = total > options_.max_frame_size;
-      large_.clear();
-      if (!large_too_big_) large_.append(part);
-    } else {
-      if (part.size() > large_remaining_) {
-        std::string message = "Multi-frame message longer than its envelope header declares";
-        QueueError(version_, 0, ErrorCode::kProtocolError, message);
-        return Fail(std::move(message));
-      }
-      large_remaining_ -= part.size();
-      if (!large_too_big_) large_.append(part);
+    if (const std::optional<NextResult> result = TakeMultiSegmentPart(segment.payload, out)) {
+      return *result;
     }
-    if (large_remaining_ > 0) continue;
-    large_active_ = false;
-    if (large_too_big_) {
-      QueueError(
-          version_, large_header_.stream, ErrorCode::kInvalid,
-          TooBigMessage(kHeaderSize + uint64_t{large_header_.length}, options_.max_frame_size));
-      continue;
-    }
-    out.header = large_header_;
-    out.body = BytesView(large_).substr(kHeaderSize);
-    return NextResult::kEnvelope;
   }
+}
+
+std::optional<NextResult> ConnectionCodec::TakeMultiSegmentPart(BytesView part, Envelope& out) {
+  if (const std::optional<NextResult> failed =
+          large_active_ ? AppendMultiSegmentPart(part) : BeginMultiSegmentEnvelope(part)) {
+    return failed;
+  }
+  if (large_remaining_ > 0) return std::nullopt;
+  large_active_ = false;
+  if (large_too_big_) {
+    QueueError(
+        version_, large_header_.stream, ErrorCode::kInvalid,
+        TooBigMessage(kHeaderSize + uint64_t{large_header_.length}, options_.max_frame_size));
+    return std::nullopt;
+  }
+  out.header = large_header_;
+  out.body = BytesView(large_).substr(kHeaderSize);
+  return NextResult::kEnvelope;
+}
+
+std::optional<NextResult> ConnectionCodec::BeginMultiSegmentEnvelope(BytesView part) {
+  // Errors in the header are fatal: the following segments cannot be
+  // trusted (stream 0, as Cassandra cannot attribute them).
+  std::string header_error;
+  FrameHeader header;
+  if (part.size() < kHeaderSize) {
+    header_error = UndersizedMessage(part.size());
+  } else {
+    (void)DecodeHeader(part, header);
+    if (static_cast<int32_t>(header.length) < 0) {
+      header_error = NegativeLengthMessage(header);
+    } else {
+      header_error = CheckFramedHeader(header);
+    }
+  }
+  const uint64_t total = kHeaderSize + uint64_t{header.length};
+  if (header_error.empty() && part.size() > total) {
+    header_error = "Multi-frame message of " + std::to_string(total) +
+                   " bytes followed by other data in its first frame";
+  }
+  if (!header_error.empty()) return CloseOnProtocolError(0, std::move(header_error));
+  large_active_ = true;
+  large_header_ = header;
+  large_remaining_ = total - part.size();
+  // Too big: the parts are dropped as they arrive, never buffered.
+  large_too_big_ = total > options_.max_frame_size;
+  large_.clear();
+  if (!large_too_big_) large_.append(part);
+  return std::nullopt;
+}
+
+std::optional<NextResult> ConnectionCodec::AppendMultiSegmentPart(BytesView part) {
+  if (part.size() > large_remaining_) {
+    return CloseOnProtocolError(0, "Multi-frame message longer than its envelope header declares");
+  }
+  large_remaining_ -= part.size();
+  if (!large_too_big_) large_.append(part);
+  return std::nullopt;
+}
+
+NextResult ConnectionCodec::CloseOnProtocolError(int16_t stream, std::string message) {
+  QueueError(version_, stream, ErrorCode::kProtocolError, message);
+  return Fail(std::move(message));
 }
 
 NextResult ConnectionCodec::Fail(std::string reason) {

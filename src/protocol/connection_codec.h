@@ -36,6 +36,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -151,10 +152,21 @@ class ConnectionCodec {
  private:
   NextResult NextUnframed(Envelope& out);
   NextResult NextFramed(Envelope& out);
+  // One part of an envelope spanning several segments, for NextFramed: the
+  // envelope once its last part is in, kClose on a bad part, or nothing
+  // (NextFramed reads on) before the last part and after answering an
+  // envelope that was too big.
+  std::optional<NextResult> TakeMultiSegmentPart(BytesView part, Envelope& out);
+  // The first part, whose header gives the envelope's length, and the later
+  // ones: kClose on an error, else nothing.
+  std::optional<NextResult> BeginMultiSegmentEnvelope(BytesView part);
+  std::optional<NextResult> AppendMultiSegmentPart(BytesView part);
   // Checks a framed envelope header (version, opcode, direction, length).
   // Returns the ProtocolError message, or an empty string when it is fine.
   std::string CheckFramedHeader(const FrameHeader& header) const;
   NextResult Fail(std::string reason);
+  // Queues a ProtocolError on `stream` and closes with its message as the reason.
+  NextResult CloseOnProtocolError(int16_t stream, std::string message);
   size_t BeginEnvelope(int version, int16_t stream, Opcode opcode, uint8_t flags);
   // Queues an ERROR envelope with an explicit header version.
   void QueueError(int version, int16_t stream, ErrorCode code, std::string_view message);

@@ -658,11 +658,12 @@ TEST(ConnectionCodecTest, V4BadRequestsNeverClose) {
   EXPECT_EQ(codec.Next(env), NextResult::kNeedMore);
 }
 
-// One self-contained segment carrying exactly `payload` (EncodeSegments trusts
-// envelope lengths, so lies need framing by hand).
-Bytes RawSegment(BytesView payload) {
+// One segment carrying exactly `payload`, self-contained unless told
+// otherwise (EncodeSegments trusts envelope lengths, so lies need framing by
+// hand).
+Bytes RawSegment(BytesView payload, bool self_contained = true) {
   Bytes out;
-  const uint64_t header = payload.size() | (uint64_t{1} << 17);
+  const uint64_t header = payload.size() | (uint64_t{self_contained} << 17);
   for (int i = 0; i < 3; ++i) out.push_back(static_cast<char>(header >> (8 * i)));
   const uint32_t header_crc = Crc24(header, 3);
   for (int i = 0; i < 3; ++i) out.push_back(static_cast<char>(header_crc >> (8 * i)));
@@ -729,6 +730,68 @@ TEST(ConnectionCodecTest, V5TooBigLargeEnvelopeIsSkippedAndAnswered) {
   auto [code, message] = OnlyFramedError(codec, 40);
   EXPECT_EQ(code, 0x2200);
   EXPECT_EQ(message, "Request is too big: length 300009 exceeds maximum allowed length 200000.");
+}
+
+// The first part of an envelope spanning several segments: its header, then
+// `part_size` bytes of body in all, out of a declared `length`.
+Bytes FirstPart(int16_t stream, uint8_t opcode, uint32_t length, size_t part_size) {
+  Bytes part = RequestFrame(5, 0, stream, opcode, Bytes(part_size - kHeaderSize, 'x'));
+  StoreBE32(part.data() + 5, length);
+  return part;
+}
+
+// Feeds `wire` and expects the connection to close with one ProtocolError on
+// stream 0 (an envelope split over segments cannot be attributed).
+std::string MultiSegmentCloseMessage(BytesView wire) {
+  ConnectionCodec codec;
+  Handshake(codec, 5);
+  TakeOutput(codec);
+  Feed(codec, wire);
+  NextResult last;
+  EXPECT_TRUE(Drain(codec, &last).empty());
+  EXPECT_EQ(last, NextResult::kClose);
+  auto [code, message] = OnlyFramedError(codec, 0);
+  EXPECT_EQ(code, 0x000A);
+  EXPECT_EQ(codec.close_reason(), message);
+  return message;
+}
+
+TEST(ConnectionCodecTest, V5BadMultiSegmentEnvelopesClose) {
+  EXPECT_EQ(MultiSegmentCloseMessage(RawSegment(Bytes("\x05\x00\x00", 3), false)),
+            "Undersized buffer supplied. Expected 9, actual 3");
+  EXPECT_EQ(MultiSegmentCloseMessage(RawSegment(FirstPart(7, 0x33, 1000, 100), false)),
+            "Unknown opcode 51");
+  EXPECT_EQ(MultiSegmentCloseMessage(RawSegment(FirstPart(7, kQuery, 0x80000000u, 100), false)),
+            "Invalid value for envelope header body length field: -2147483648");
+  EXPECT_EQ(MultiSegmentCloseMessage(RawSegment(FirstPart(7, kQuery, 10, 100), false)),
+            "Multi-frame message of 19 bytes followed by other data in its first frame");
+  EXPECT_EQ(MultiSegmentCloseMessage(RawSegment(FirstPart(7, kQuery, 1000, 500), false) +
+                                     RawSegment(Bytes(600, 'y'), false)),
+            "Multi-frame message longer than its envelope header declares");
+  EXPECT_EQ(MultiSegmentCloseMessage(
+                RawSegment(FirstPart(7, kQuery, 1000, 500), false) +
+                Segments(RequestFrame(5, 0, 8, kQuery, QueryBody("SELECT 1", 5)), false)),
+            "Self-contained frame received before the last frame of a multi-frame message");
+}
+
+TEST(ConnectionCodecTest, V5MultiSegmentEnvelopeOfHandMadeParts) {
+  ConnectionCodec codec;
+  Handshake(codec, 5);
+  TakeOutput(codec);
+  const Bytes body = QueryBody(Bytes(991, 'q'), 5);
+  const Bytes envelope = RequestFrame(5, 0, 7, kQuery, body);
+  // Three parts, then a self-contained segment once the envelope is whole.
+  Feed(codec, RawSegment(BytesView(envelope).substr(0, 20), false) +
+                  RawSegment(BytesView(envelope).substr(20, 500), false) +
+                  RawSegment(BytesView(envelope).substr(520), false) +
+                  Segments(RequestFrame(5, 0, 8, kQuery, QueryBody("SELECT 1", 5)), false));
+  NextResult last;
+  auto got = Drain(codec, &last);
+  EXPECT_EQ(last, NextResult::kNeedMore);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].header.stream, 7);
+  EXPECT_EQ(got[0].body, body);
+  EXPECT_EQ(got[1].header.stream, 8);
 }
 
 }  // namespace

@@ -107,30 +107,61 @@ void AppendComponentLiterals(std::string& out, const CqlType& type, BytesView v)
   out.push_back(udt ? '}' : ')');
 }
 
-void AppendLiteral(std::string& out, const CqlType& type, BytesView v) {
-  if (v.empty()) {
-    switch (type.kind()) {
-      case Kind::kText:
-      case Kind::kAscii:
-      case Kind::kTimestamp:  // TimestampType.fromString("") is the empty value
-      case Kind::kInet:       // and so is InetAddressType's
-        out.append("''");
-        return;
-      case Kind::kBlob:
-      case Kind::kCustom:
-        out.append("0x");
-        return;
-      case Kind::kList:
-      case Kind::kSet:
-      case Kind::kMap:
-      case Kind::kTuple:
-      case Kind::kUdt:
-        break;  // their empty value is written below
-      default:
-        out.append("blobas").append(type.ToCql()).append("(0x)");
-        return;
-    }
+void AppendVectorLiteral(std::string& out, const CqlType& type, BytesView v) {
+  out.push_back('[');
+  const auto elements = SplitVector(type, v);
+  for (size_t i = 0; i < elements.size(); ++i) {
+    if (i > 0) out.append(", ");
+    AppendLiteral(out, *type.params()[0], elements[i]);
   }
+  out.push_back(']');
+}
+
+void AppendBlobLiteral(std::string& out, BytesView v) {
+  out.append("0x");
+  AppendHex(out, v);
+}
+
+void AppendDateLiteral(std::string& out, BytesView v) {
+  out.push_back('\'');
+  out.append(JavaLocalDateString(DecodeDate(v)));
+  out.push_back('\'');
+}
+
+void AppendDurationLiteral(std::string& out, BytesView v) {
+  const std::string text = DurationToString(DecodeDuration(v));
+  out.append(text.empty() ? "0s" : text);  // a zero duration prints as nothing
+}
+
+// The literal of `type`'s empty value (zero bytes). Returns false, writing
+// nothing, for the collections, tuples and user types, whose empty value is
+// written as their other values are.
+bool AppendEmptyValueLiteral(std::string& out, const CqlType& type) {
+  switch (type.kind()) {
+    case Kind::kText:
+    case Kind::kAscii:
+    case Kind::kTimestamp:  // TimestampType.fromString("") is the empty value
+    case Kind::kInet:       // and so is InetAddressType's
+      out.append("''");
+      return true;
+    case Kind::kBlob:
+    case Kind::kCustom:
+      out.append("0x");
+      return true;
+    case Kind::kList:
+    case Kind::kSet:
+    case Kind::kMap:
+    case Kind::kTuple:
+    case Kind::kUdt:
+      return false;
+    default:
+      out.append("blobas").append(type.ToCql()).append("(0x)");
+      return true;
+  }
+}
+
+void AppendLiteral(std::string& out, const CqlType& type, BytesView v) {
+  if (v.empty() && AppendEmptyValueLiteral(out, type)) return;
   switch (type.kind()) {
     case Kind::kText:
     case Kind::kAscii:
@@ -138,8 +169,7 @@ void AppendLiteral(std::string& out, const CqlType& type, BytesView v) {
       return;
     case Kind::kBlob:
     case Kind::kCustom:
-      out.append("0x");
-      AppendHex(out, v);
+      AppendBlobLiteral(out, v);
       return;
     case Kind::kBoolean:
       out.append(DecodeBoolean(v) ? "true" : "false");
@@ -180,18 +210,14 @@ void AppendLiteral(std::string& out, const CqlType& type, BytesView v) {
       AppendTimestampLiteral(out, DecodeBigint(v));
       return;
     case Kind::kDate:
-      out.push_back('\'');
-      out.append(JavaLocalDateString(DecodeDate(v)));
-      out.push_back('\'');
+      AppendDateLiteral(out, v);
       return;
     case Kind::kTime:
       AppendTimeLiteral(out, DecodeBigint(v));
       return;
-    case Kind::kDuration: {
-      const std::string text = DurationToString(DecodeDuration(v));
-      out.append(text.empty() ? "0s" : text);  // a zero duration prints as nothing
+    case Kind::kDuration:
+      AppendDurationLiteral(out, v);
       return;
-    }
     case Kind::kList:
     case Kind::kSet:
     case Kind::kMap:
@@ -201,16 +227,9 @@ void AppendLiteral(std::string& out, const CqlType& type, BytesView v) {
     case Kind::kUdt:
       AppendComponentLiterals(out, type, v);
       return;
-    case Kind::kVector: {
-      out.push_back('[');
-      const auto elements = SplitVector(type, v);
-      for (size_t i = 0; i < elements.size(); ++i) {
-        if (i > 0) out.append(", ");
-        AppendLiteral(out, *type.params()[0], elements[i]);
-      }
-      out.push_back(']');
+    case Kind::kVector:
+      AppendVectorLiteral(out, type, v);
       return;
-    }
   }
 }
 

@@ -353,6 +353,19 @@ TEST(ValueToLiteralTest, EmptyValuesAndErrors) {
   EXPECT_EQ(ToCqlLiteral(*N(Kind::kInt), ""), "blobasint(0x)");
   EXPECT_EQ(ToCqlLiteral(*N(Kind::kUuid), ""), "blobasuuid(0x)");
   EXPECT_EQ(ToCqlLiteral(*CqlType::List(N(Kind::kInt), true), ""), "[]");
+  // Where the empty value has a literal of its own, that literal.
+  for (Kind kind : {Kind::kText, Kind::kAscii, Kind::kTimestamp, Kind::kInet}) {
+    EXPECT_EQ(ToCqlLiteral(*N(kind), ""), "''") << N(kind)->ToCql();
+  }
+  EXPECT_EQ(ToCqlLiteral(*N(Kind::kBlob), ""), "0x");
+  EXPECT_EQ(ToCqlLiteral(*CqlType::Custom("org.example.Thing"), ""), "0x");
+  EXPECT_EQ(ToCqlLiteral(*N(Kind::kBoolean), ""), "blobasboolean(0x)");
+  EXPECT_EQ(ToCqlLiteral(*N(Kind::kDouble), ""), "blobasdouble(0x)");
+  EXPECT_EQ(ToCqlLiteral(*CqlType::Set(N(Kind::kInt), true), ""), "{}");
+  EXPECT_EQ(ToCqlLiteral(*CqlType::Map(N(Kind::kInt), N(Kind::kText), true), ""), "{}");
+  EXPECT_EQ(ToCqlLiteral(
+                *CqlType::Udt("ks", "point", {"x", "y"}, {N(Kind::kInt), N(Kind::kInt)}, true), ""),
+            "{x: null, y: null}");
   EXPECT_THROW((void)ToCqlLiteral(*N(Kind::kInt), "\x01"), CqlError);
   EXPECT_THROW((void)ToCqlLiteral(*CqlType::Tuple({N(Kind::kInt)}), ""), CqlError);
 }

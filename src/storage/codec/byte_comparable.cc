@@ -474,6 +474,70 @@ Bytes DecodeVector(const CqlType& type, EncodedBytesReader& in) {
   return result;
 }
 
+// ---- one type's encoding of a value that is not empty ----
+
+void EncodeComparableBoolean(const CqlType& type, BytesView v, Bytes& out) {
+  CheckWidth(type, v, 1);
+  out.push_back(v[0] != 0 ? '\x02' : '\x01');
+}
+
+// tinyint, smallint, int, bigint, timestamp: big-endian two's complement,
+// which orders under memcmp once the sign bit is flipped.
+void EncodeComparableInteger(const CqlType& type, BytesView v, Bytes& out) {
+  CheckWidth(type, v, *types::FixedValueLength(type));
+  out.push_back(static_cast<char>(kPresent));
+  out.push_back(static_cast<char>(v[0] ^ 0x80));
+  out.append(v.substr(1));
+}
+
+// date (unsigned days, 2^31 the epoch) and time (non-negative nanoseconds):
+// their serialized bytes already order under memcmp.
+void EncodeComparableDateOrTime(const CqlType& type, BytesView v, Bytes& out) {
+  CheckWidth(type, v, *types::FixedValueLength(type));
+  out.push_back(static_cast<char>(kPresent));
+  out.append(v);
+}
+
+void EncodeComparableFloat(const CqlType& type, BytesView v, Bytes& out) {
+  CheckWidth(type, v, 4);
+  uint32_t bits = LoadBE32(v.data());
+  if (std::isnan(std::bit_cast<float>(bits))) bits = 0x7FC00000u;
+  out.push_back(static_cast<char>(kPresent));
+  AppendBE32(out, OrderedFloatBits(bits));
+}
+
+void EncodeComparableDouble(const CqlType& type, BytesView v, Bytes& out) {
+  CheckWidth(type, v, 8);
+  uint64_t bits = LoadBE64(v.data());
+  if (std::isnan(std::bit_cast<double>(bits))) bits = 0x7FF8000000000000ULL;
+  out.push_back(static_cast<char>(kPresent));
+  AppendBE64(out, OrderedFloatBits(bits));
+}
+
+// uuids order by version first, then (version 1) by timestamp.
+void EncodeComparableUuid(const CqlType& type, BytesView v, Bytes& out) {
+  CheckWidth(type, v, 16);
+  const uint64_t msb = LoadBE64(v.data());
+  const int version = static_cast<int>((msb >> 12) & 0xF);
+  out.push_back(static_cast<char>(1 + version));
+  AppendBE64(out, version == 1 ? ReorderTimestamp(msb) : msb);
+  out.append(v.substr(8));
+}
+
+// timeuuids order by timestamp, then by the low long's bytes as signed.
+void EncodeComparableTimeuuid(const CqlType& type, BytesView v, Bytes& out) {
+  CheckWidth(type, v, 16);
+  out.push_back(static_cast<char>(kPresent));
+  AppendBE64(out, ReorderTimestamp(LoadBE64(v.data())) ^ (uint64_t{1} << 63));
+  AppendBE64(out, LoadBE64(v.data() + 8) ^ kByteSigns);
+}
+
+void EncodeComparableVarint(BytesView v, Bytes& out) {
+  bool negative = false;
+  const Bytes magnitude = MagnitudeOf(v, negative);
+  EncodeSignedMagnitude(negative, magnitude, out);
+}
+
 void Encode(const CqlType& type, BytesView v, Bytes& out) {
   switch (type.kind()) {
     case Kind::kAscii:
@@ -498,64 +562,34 @@ void Encode(const CqlType& type, BytesView v, Bytes& out) {
   }
   switch (type.kind()) {
     case Kind::kBoolean:
-      CheckWidth(type, v, 1);
-      out.push_back(v[0] != 0 ? '\x02' : '\x01');
+      EncodeComparableBoolean(type, v, out);
       return;
     case Kind::kTinyint:
     case Kind::kSmallint:
     case Kind::kInt:
     case Kind::kBigint:
-    case Kind::kTimestamp: {
-      CheckWidth(type, v, *types::FixedValueLength(type));
-      out.push_back(static_cast<char>(kPresent));
-      out.push_back(static_cast<char>(v[0] ^ 0x80));
-      out.append(v.substr(1));
+    case Kind::kTimestamp:
+      EncodeComparableInteger(type, v, out);
       return;
-    }
     case Kind::kDate:
     case Kind::kTime:
-      CheckWidth(type, v, *types::FixedValueLength(type));
-      out.push_back(static_cast<char>(kPresent));
-      out.append(v);
+      EncodeComparableDateOrTime(type, v, out);
       return;
-    case Kind::kFloat: {
-      CheckWidth(type, v, 4);
-      uint32_t bits = LoadBE32(v.data());
-      if (std::isnan(std::bit_cast<float>(bits))) bits = 0x7FC00000u;
-      out.push_back(static_cast<char>(kPresent));
-      AppendBE32(out, OrderedFloatBits(bits));
+    case Kind::kFloat:
+      EncodeComparableFloat(type, v, out);
       return;
-    }
-    case Kind::kDouble: {
-      CheckWidth(type, v, 8);
-      uint64_t bits = LoadBE64(v.data());
-      if (std::isnan(std::bit_cast<double>(bits))) bits = 0x7FF8000000000000ULL;
-      out.push_back(static_cast<char>(kPresent));
-      AppendBE64(out, OrderedFloatBits(bits));
+    case Kind::kDouble:
+      EncodeComparableDouble(type, v, out);
       return;
-    }
-    case Kind::kUuid: {
-      CheckWidth(type, v, 16);
-      const uint64_t msb = LoadBE64(v.data());
-      const int version = static_cast<int>((msb >> 12) & 0xF);
-      out.push_back(static_cast<char>(1 + version));
-      AppendBE64(out, version == 1 ? ReorderTimestamp(msb) : msb);
-      out.append(v.substr(8));
+    case Kind::kUuid:
+      EncodeComparableUuid(type, v, out);
       return;
-    }
-    case Kind::kTimeuuid: {
-      CheckWidth(type, v, 16);
-      out.push_back(static_cast<char>(kPresent));
-      AppendBE64(out, ReorderTimestamp(LoadBE64(v.data())) ^ (uint64_t{1} << 63));
-      AppendBE64(out, LoadBE64(v.data() + 8) ^ kByteSigns);
+    case Kind::kTimeuuid:
+      EncodeComparableTimeuuid(type, v, out);
       return;
-    }
-    case Kind::kVarint: {
-      bool negative = false;
-      const Bytes magnitude = MagnitudeOf(v, negative);
-      EncodeSignedMagnitude(negative, magnitude, out);
+    case Kind::kVarint:
+      EncodeComparableVarint(v, out);
       return;
-    }
     case Kind::kDecimal:
       EncodeDecimal(type, v, out);
       return;

@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "common/hex.h"
 #include "types/big_number.h"
+#include "types/uuid.h"
 #include "types/value_codec.h"
 #include "types/vint.h"
 
@@ -372,6 +374,73 @@ TEST(ByteComparableTest, CassandraOrderingQuirks) {
   // DESC: the empty value sorts last, as ReversedType has it.
   auto text = CqlType::Native(Kind::kText);
   EXPECT_GT(Enc(*text, "", true), Enc(*text, "a", true));
+}
+
+// The encodings are on disk: each type's layout (the table at the top of
+// byte_comparable.cc) pinned on a few values, byte for byte.
+TEST(ByteComparableTest, EncodingsAreTheDocumentedLayouts) {
+  auto n = [](Kind k) { return CqlType::Native(k); };
+  auto uuid = [](std::string_view text) { return types::EncodeUuid(*types::Uuid::Parse(text)); };
+  Bytes other_nan;
+  AppendBE32(other_nan, 0x7FC00001u);
+  const Bytes one = types::EncodeInt(1);
+  const struct {
+    TypePtr type;
+    Bytes value;
+    bool descending;
+    std::string hex;
+  } cases[] = {
+      {n(Kind::kText), Bytes("a\0b", 3), false, "6100ff620000"},
+      {n(Kind::kText), "", false, "0000"},
+      {n(Kind::kText), "", true, "ffff"},
+      {n(Kind::kInet), types::EncodeInet("127.0.0.1"), false, "7f00ff00ff010000"},
+      {n(Kind::kBoolean), types::EncodeBoolean(false), false, "01"},
+      {n(Kind::kBoolean), types::EncodeBoolean(true), false, "02"},
+      {n(Kind::kInt), "", false, "00"},
+      {n(Kind::kInt), one, false, "0180000001"},
+      {n(Kind::kInt), one, true, "fe7ffffffe"},
+      {n(Kind::kTinyint), types::EncodeTinyint(-2), false, "017e"},
+      {n(Kind::kSmallint), types::EncodeSmallint(300), false, "01812c"},
+      {n(Kind::kBigint), types::EncodeBigint(-1), false, "017fffffffffffffff"},
+      {n(Kind::kTimestamp), types::EncodeTimestamp(1000), false, "0180000000000003e8"},
+      {n(Kind::kDate), types::EncodeDate(0), false, "0180000000"},
+      {n(Kind::kTime), types::EncodeTime(5), false, "010000000000000005"},
+      {n(Kind::kFloat), types::EncodeFloat(1.5f), false, "01bfc00000"},
+      {n(Kind::kFloat), types::EncodeFloat(-1.5f), false, "01403fffff"},
+      {n(Kind::kFloat), other_nan, false, "01ffc00000"},
+      {n(Kind::kDouble), types::EncodeDouble(-0.0), false, "017fffffffffffffff"},
+      {n(Kind::kDouble), types::EncodeDouble(2.0), false, "01c000000000000000"},
+      {n(Kind::kUuid), uuid("550e8400-e29b-41d4-a716-446655440000"), false,
+       "05550e8400e29b41d4a716446655440000"},
+      {n(Kind::kUuid), uuid("c1d2e3f4-a5b6-11c7-8899-aabbccddeeff"), false,
+       "0211c7a5b6c1d2e3f48899aabbccddeeff"},
+      {n(Kind::kTimeuuid), uuid("c1d2e3f4-a5b6-11c7-8899-aabbccddeeff"), false,
+       "0191c7a5b6c1d2e3f408192a3b4c5d6e7f"},
+      {n(Kind::kVarint), types::EncodeVarint(0), false, "80"},
+      {n(Kind::kVarint), types::EncodeVarint(300), false, "82012c"},
+      {n(Kind::kVarint), types::EncodeVarint(-300), false, "7dfed3"},
+      {n(Kind::kDecimal), *types::ParseDecimal("0"), false, "02"},
+      {n(Kind::kDecimal), *types::ParseDecimal("1.50"), false, "0381011000"},
+      {n(Kind::kDecimal), *types::ParseDecimal("-12"), false, "017efdf2ff"},
+      {n(Kind::kDecimal), *types::ParseDecimal("0.001"), false, "037efd0b00"},
+      {CqlType::List(n(Kind::kInt), /*frozen=*/true), "", false, "00"},
+      {CqlType::List(n(Kind::kInt), /*frozen=*/true), types::EncodeList({}), false, "01"},
+      {CqlType::List(n(Kind::kInt), /*frozen=*/true),
+       types::EncodeList({types::EncodeInt(1), types::EncodeInt(2)}), false,
+       "02018000000102018000000201"},
+      {CqlType::Map(n(Kind::kInt), n(Kind::kBlob), /*frozen=*/true),
+       types::EncodeMap({{types::EncodeInt(1), Bytes(1, '\0')}}), false, "02018000000100ff000001"},
+      {CqlType::Tuple({n(Kind::kInt), n(Kind::kText)}),
+       types::EncodeTuple({BytesView(one), std::nullopt}), false, "02018000000101"},
+      {CqlType::Udt("ks", "point", {"x"}, {n(Kind::kInt)}, /*frozen=*/true),
+       types::EncodeTuple({BytesView(one)}), false, "020180000001"},
+      {CqlType::Vector(n(Kind::kFloat), 2), types::EncodeFloat(1.5f) + types::EncodeFloat(-1.5f),
+       false, "0101bfc0000001403fffff"},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(ToHex(Enc(*c.type, c.value, c.descending)), c.hex)
+        << c.type->ToCql() << (c.descending ? " desc " : " ") << ToHex(c.value);
+  }
 }
 
 // A duration is never a key column, but a set element or map key may hold
