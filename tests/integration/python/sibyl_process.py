@@ -126,6 +126,16 @@ def free_port(span: int = 1) -> int:
     raise RuntimeError(f"no free port left in {_PORTS}")
 
 
+@contextlib.contextmanager
+def refused_port() -> Iterator[int]:
+    """A loopback port that refuses connections for the duration of the
+    block: bound but not listening, so that nothing else can listen there
+    meanwhile (a port merely free a moment ago may not stay so)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        yield s.getsockname()[1]
+
+
 class SibylServer:
     """One `sibyl start` process with its own port, data dir and log file."""
 
