@@ -661,16 +661,22 @@ def run_inside_network_namespace(tmp_path: Path, nodes: int, one_way: bool = Fal
     env = dict(os.environ, **{IN_NETNS_ENV: str(tmp_path), NETNS_NODES_ENV: str(nodes),
                               NETNS_ONE_WAY_ENV: "1" if one_way else "",
                               "SIBYL_FAULT_SEED": str(SEED)})
+    # The inner run's temporary directories go under this test's, not into
+    # the numbered ones under the system's temporary directory that pytest
+    # (and every worker of pytest-xdist) shares.
     command = ["unshare", "-n", "--", "sh", "-c", 'ip link set lo up && exec "$@"', "sh",
                sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-s",
+               f"--basetemp={tmp_path / 'inner-pytest'}",
                f"{Path(__file__).name}::test_partition_inside_network_namespace"]
     try:
         inner = subprocess.run(command, cwd=HERE, env=env, capture_output=True, text=True,
                                timeout=240)
     finally:
-        # Whatever the inner run left behind (it may have been killed).
-        for directory in tmp_path.glob("*/cluster"):
-            RunningCluster(directory, 0, 0, 0).command("stop")
+        # Whatever the inner run left behind (it may have been killed, and
+        # `sibyl cluster start` makes its nodes and etcd daemons that
+        # outlive it).
+        for directory in tmp_path.glob("sibyl-cluster-test-*/cluster*"):
+            RunningCluster(directory, 0, 0, 0, 0).command("stop")
     output = inner.stdout + inner.stderr
     print(output)
     assert inner.returncode == 0 and " passed" in output, (
