@@ -1,6 +1,7 @@
 """A local cluster (`sibyl cluster start`) for integration tests: etcd and
-nodes on 127.0.0.1..N, on ports picked free, in a temporary directory, stopped
-at the end; and a driver connected to it."""
+nodes on 127.0.0.1..N, on ports picked free (on every loopback address, from
+this process's share: see sibyl_process.free_port), in a temporary
+directory, stopped at the end; and a driver connected to it."""
 
 from __future__ import annotations
 
@@ -112,7 +113,7 @@ def running_cluster(nodes: int = NODES, parent: Path | None = None) -> Iterator[
         # the etcd port + 1): a start that fails with "in use" is retried on
         # new ports, in a new directory.
         for attempt in range(1, 4):
-            running = RunningCluster(Path(tmp) / f"cluster{attempt}", *distinct_free_ports(4))
+            running = RunningCluster(Path(tmp) / f"cluster{attempt}", *cluster_ports())
             started = running.command("start", "--nodes", str(nodes),
                                       "--native-port", str(running.native_port),
                                       "--storage-port", str(running.storage_port),
@@ -132,15 +133,12 @@ def running_cluster(nodes: int = NODES, parent: Path | None = None) -> Iterator[
                     extra.wait(10)
 
 
-def distinct_free_ports(n: int) -> list[int]:
-    """n free loopback ports, all different (a probed port is free again, and
-    can be drawn again, once its probe is closed)."""
-    ports: list[int] = []
-    while len(ports) < n:
-        port = free_port()
-        if port not in ports:
-            ports.append(port)
-    return ports
+def cluster_ports() -> tuple[int, int, int, int]:
+    """Free ports for a new cluster, in RunningCluster's order: native,
+    storage, etcd (whose next port, etcd's peer port, is free too) and
+    metrics; free on every loopback address, all different."""
+    native, storage, metrics = free_port(), free_port(), free_port()
+    return native, storage, free_port(span=2), metrics
 
 
 def wait_for(condition, timeout_s: float = 30.0, what: str = "condition"):

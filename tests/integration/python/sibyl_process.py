@@ -2,7 +2,8 @@
 
 Each server gets free loopback ports (CQL, and the Prometheus metrics
 endpoint, so that servers of tests run in parallel do not clash on the
-default 9180) and a temporary data directory; its
+default 9180), from a share of the ports of its own under pytest-xdist (see
+free_port), and a temporary data directory; its
 stdout and stderr go to a log file that is polled for Cassandra's ready line
 ("Starting listening for CQL clients on ADDR:PORT"). Stopping a server sends
 SIGTERM and requires exit code 0 within 5 seconds.
@@ -15,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import random
 import re
 import signal
 import socket
@@ -51,11 +53,87 @@ def die_with_parent() -> None:
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def free_port() -> int:
-    """A loopback port that was free a moment ago (the kernel picks it)."""
+# The ports servers and clusters are given. Not the kernel's choice (a bind
+# to port 0): that comes from the ephemeral range, where every outgoing
+# connection on the machine takes its local port and where every other
+# pytest-xdist worker draws too, so a port a test gives up for a while (a node
+# killed, then restarted on the same ports; a port that must stay closed) may
+# be someone else's by the time it needs it back. Instead each process walks
+# its own share of the ports below (or above) the ephemeral range: all of it,
+# or one N-th of it in each of N xdist workers. A port is handed out once it is
+# free on every address (a wildcard bind fails if anything holds the port on
+# any 127.0.0.x), and not again until the walk has gone round its whole share.
+PORT_POOL_FLOOR = 10000
+MIN_PORT_SHARE = 512
+
+
+def _ephemeral_range() -> tuple[int, int]:
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
+def _port_share() -> range | None:
+    """This process's ports, or None when there are too few (the kernel picks then)."""
+    low, high = _ephemeral_range()
+    start, end = max((PORT_POOL_FLOOR, low), (high + 1, 65536), key=lambda r: r[1] - r[0])
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1"... under xdist
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    if count > 1 and worker.startswith("gw") and worker[2:].isdigit():
+        size = (end - start) // count
+        start += (int(worker[2:]) % count) * size
+        end = start + size
+    return range(start, end) if end - start >= MIN_PORT_SHARE else None
+
+
+_PORTS = _port_share()
+# A random starting point, so that two test runs on one machine do not walk
+# the same ports in step.
+_next_port = random.SystemRandom().randrange(len(_PORTS)) if _PORTS else 0
+
+
+def _free_everywhere(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind(("0.0.0.0", port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(span: int = 1) -> int:
+    """A port that was free a moment ago on every loopback address, from this
+    process's share (see above); with `span`, the first of that many
+    consecutive free ports (etcd listens on its port and the next)."""
+    global _next_port
+    while _PORTS is None:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.bind(("0.0.0.0", 0))
+            first = s.getsockname()[1]
+        if first + span - 1 <= 65535 and all(
+                _free_everywhere(port) for port in range(first + 1, first + span)):
+            return first
+    for _ in range(len(_PORTS)):
+        first = _PORTS[_next_port % len(_PORTS)]
+        _next_port = (_next_port + 1) % len(_PORTS)
+        if first + span - 1 > _PORTS[-1]:
+            continue
+        if all(_free_everywhere(port) for port in range(first, first + span)):
+            _next_port = (_next_port + span - 1) % len(_PORTS)
+            return first
+    raise RuntimeError(f"no free port left in {_PORTS}")
+
+
+@contextlib.contextmanager
+def refused_port() -> Iterator[int]:
+    """A loopback port that refuses connections for the duration of the
+    block: bound but not listening, so that nothing else can listen there
+    meanwhile (a port merely free a moment ago may not stay so)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        yield s.getsockname()[1]
 
 
 class SibylServer:

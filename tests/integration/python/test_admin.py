@@ -13,7 +13,7 @@ import pytest
 
 from cluster_process import ADDRESSES, NODES, RunningCluster, running_cluster, wait_for
 from driver_session import connected, create_keyspace
-from sibyl_process import SHARED_NUM_TOKENS, SibylServer, free_port, sibyl_binary
+from sibyl_process import SHARED_NUM_TOKENS, SibylServer, refused_port, sibyl_binary
 
 # A status line: "UN  127.0.0.1  70.52 KiB  16      100.0%            <host id>  rack1".
 STATUS_LINE = re.compile(
@@ -269,8 +269,8 @@ def test_indexes_on_a_single_node(sibyl: SibylServer) -> None:
 
 
 def test_a_node_that_is_not_there_is_named() -> None:
-    port = free_port()  # nothing listens there
-    result = admin(port, "status")
+    with refused_port() as port:  # nothing listens there
+        result = admin(port, "status")
     assert result.returncode == 1
     assert result.stdout == ""
     assert result.stderr.strip() == f"Error: cannot connect to 127.0.0.1:{port}: Connection refused"

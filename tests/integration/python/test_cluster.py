@@ -17,9 +17,8 @@ from cassandra.cluster import Cluster
 
 import pytest
 
-from cluster_process import (ADDRESSES, NODES, RunningCluster, distinct_free_ports,
-                             running_cluster, wait_for)
-from sibyl_process import SibylServer
+from cluster_process import ADDRESSES, NODES, RunningCluster, running_cluster, wait_for
+from sibyl_process import SibylServer, free_port
 
 
 @pytest.fixture(scope="module")
@@ -161,8 +160,8 @@ def test_start_fails_when_a_nodes_own_process_does_not_come_up(tmp_path) -> None
     squatter.workdir.mkdir()
     squatter.start()
     try:
-        running = RunningCluster(tmp_path / "cluster", squatter.port,
-                                 *distinct_free_ports(3))
+        running = RunningCluster(tmp_path / "cluster", squatter.port, free_port(),
+                                 free_port(span=2), free_port())
         try:
             started = running.command("start", "--nodes", "2",
                                       "--native-port", str(running.native_port),

@@ -21,20 +21,15 @@ victim itself, whose writes the fault leaves undecided), hurts one replica
 - convergence: after the final ALL read (blocking read repair) every node,
   asked alone at ONE, holds exactly what that read returned.
 
-Scenarios (CI runs these; the whole file takes about 2 minutes):
+Scenarios (CI runs these; this file takes about 80 s, the partitions
+another 50 s):
 
 - SIGSTOP of a replica, then SIGCONT;
 - kill -9 of a replica, then a restart on the same data; and the same with
   the restart quick enough that the others never see the replica down;
-- a network partition: the test runs itself again under `unshare -n` (a
-  private network namespace, so rules there touch nothing else), starts its
-  cluster inside, and drops with nftables every packet between the victim's
-  address and the others' on the storage (internode) port. Client traffic
-  (the driver talks to the other nodes only) and etcd (every node reaches it
-  from 127.0.0.1) are left alone: it is the replicas that are cut apart.
-  And a one-way partition: only the others' connections to the victim are
-  cut, so it is heard (its heartbeats arrive, it is never convicted) but not
-  reached. Skipped when not root or when unshare, ip or nft is missing;
+- a network partition, both ways and one way: in test_cluster_partitions.py,
+  which runs these scenarios inside a private network namespace (a file of
+  its own, so that pytest-xdist's workers run it beside this one);
 - read repair alone: with hinted handoff off on the coordinator
   (`--hinted-handoff-enabled false`), a write at ONE while the victim is
   frozen and convicted leaves it stale; an ALL read (through a healthy node)
@@ -43,8 +38,8 @@ Scenarios (CI runs these; the whole file takes about 2 minutes):
 - the checker itself, on hand-made histories.
 
 SIBYL_LONG_FAULT_TESTS=1 adds a longer run (about 90 s) on five nodes where
-a nemesis freezes and kills random nodes one after the other, and the
-partition on five nodes.
+a nemesis freezes and kills random nodes one after the other (and, in
+test_cluster_partitions.py, the partition on five nodes).
 
 Random choices (victim, keys, timings) come from one seed: SIBYL_FAULT_SEED,
 else a fresh one. It is printed at the start of each test and in every
@@ -57,11 +52,8 @@ from __future__ import annotations
 import itertools
 import os
 import random
-import shutil
 import signal
 import struct
-import subprocess
-import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -78,12 +70,8 @@ from cassandra.query import SimpleStatement
 from cluster_process import RunningCluster, running_cluster
 from quorum_checker import History, Read, Write, lost_writes, read_violations, report
 
-HERE = Path(__file__).resolve().parent
 SEED = int(os.environ.get("SIBYL_FAULT_SEED") or random.SystemRandom().randrange(2**31))
 LONG = os.environ.get("SIBYL_LONG_FAULT_TESTS") == "1"
-IN_NETNS_ENV = "SIBYL_FAULTS_IN_NETNS"  # set: running inside; its value: where clusters go
-NETNS_NODES_ENV = "SIBYL_FAULTS_NETNS_NODES"
-NETNS_ONE_WAY_ENV = "SIBYL_FAULTS_NETNS_ONE_WAY"
 long_test = pytest.mark.skipif(not LONG, reason="set SIBYL_LONG_FAULT_TESTS=1 to run")
 # The sanitizer build's run (scripts/test.sh asan-python) keeps to a freeze
 # and a partition: the other scenarios take the same code paths, and CI's
@@ -630,115 +618,6 @@ def test_read_repair_brings_a_stale_replica_up_to_date() -> None:
             wrong = {k: (sorted(r.values), r.latest) for k, r in held.items()
                      if (r.values, r.latest) != REPAIRED}
             assert not wrong, f"node {node} not repaired: {wrong}\n{context()}"
-
-
-# --- network partition ----------------------------------------------------------------
-
-def network_namespace_unavailable() -> str | None:
-    """Why a partition cannot be made here, or None."""
-    if os.geteuid() != 0:
-        return "needs root for unshare -n and nft"
-    for tool in ("unshare", "ip", "nft"):
-        if shutil.which(tool) is None:
-            return f"{tool} is not installed"
-    probe = subprocess.run(["unshare", "-n", "--", "sh", "-c",
-                            "ip link set lo up && nft list ruleset"],
-                           capture_output=True, text=True, timeout=30)
-    if probe.returncode != 0:
-        return f"cannot use a private network namespace: {probe.stderr.strip()}"
-    return None
-
-
-def run_inside_network_namespace(tmp_path: Path, nodes: int, one_way: bool = False) -> None:
-    """Runs test_partition_inside_network_namespace on `nodes` nodes (with
-    a `one_way` partition or not) under `unshare -n`, where nftables rules
-    cannot touch anything but the test's cluster, and fails with its output
-    if it fails."""
-    why_not = network_namespace_unavailable()
-    if why_not:
-        pytest.skip(why_not)
-    print(f"SIBYL_FAULT_SEED={SEED}")
-    env = dict(os.environ, **{IN_NETNS_ENV: str(tmp_path), NETNS_NODES_ENV: str(nodes),
-                              NETNS_ONE_WAY_ENV: "1" if one_way else "",
-                              "SIBYL_FAULT_SEED": str(SEED)})
-    command = ["unshare", "-n", "--", "sh", "-c", 'ip link set lo up && exec "$@"', "sh",
-               sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-s",
-               f"{Path(__file__).name}::test_partition_inside_network_namespace"]
-    try:
-        inner = subprocess.run(command, cwd=HERE, env=env, capture_output=True, text=True,
-                               timeout=240)
-    finally:
-        # Whatever the inner run left behind (it may have been killed).
-        for directory in tmp_path.glob("*/cluster"):
-            RunningCluster(directory, 0, 0, 0).command("stop")
-    output = inner.stdout + inner.stderr
-    print(output)
-    assert inner.returncode == 0 and " passed" in output, (
-        f"the partition test failed inside its network namespace (seed {SEED}):\n{output}")
-
-
-def test_a_partitioned_replica_loses_nothing_and_converges(tmp_path: Path) -> None:
-    run_inside_network_namespace(tmp_path, 3)
-
-
-@not_sanitized
-def test_a_replica_others_cannot_reach_but_hear_loses_nothing(tmp_path: Path) -> None:
-    """A one-way partition: the victim's own connections work, so its
-    heartbeats arrive and the others never convict it, but nothing they send
-    reaches it. Requests to it time out; what it missed is hinted to a node
-    believed alive, and delivered once the link heals."""
-    run_inside_network_namespace(tmp_path, 3, one_way=True)
-
-
-@long_test
-def test_a_partitioned_replica_of_five_loses_nothing_and_converges(tmp_path: Path) -> None:
-    run_inside_network_namespace(tmp_path, 5)
-
-
-def test_partition_inside_network_namespace() -> None:
-    """The partition scenario proper; runs only inside the namespace that
-    run_inside_network_namespace made."""
-    parent = os.environ.get(IN_NETNS_ENV)
-    if not parent:
-        pytest.skip("runs inside a private network namespace only (started by "
-                    "test_a_partitioned_replica_loses_nothing_and_converges)")
-    nodes = int(os.environ.get(NETNS_NODES_ENV, "3"))
-    one_way = os.environ.get(NETNS_ONE_WAY_ENV) == "1"
-    with running_cluster(nodes=nodes, parent=Path(parent)) as cluster:
-        run_scenario(cluster, nodes, "partitioned", partition(cluster, nodes, one_way),
-                     SEED + (6 if one_way else 2))
-
-
-def partition(cluster: RunningCluster, nodes: int, one_way: bool = False) -> Fault:
-    """Drops, in the input hook, silently (as a lost link would), every
-    packet between the victim's address and the others' to or from the
-    storage port: both directions of the connections both ways (each node
-    binds its outgoing internode sockets to its listen address, and sends
-    its messages, replies included, over its own outgoing connections).
-    `one_way`: only the others' connections to the victim are cut (their
-    packets to its storage port), so the victim is heard but not reached."""
-    def cut(victim: int) -> None:
-        others = ", ".join(address(i) for i in range(1, nodes + 1) if i != victim)
-        port = cluster.storage_port
-        if one_way:
-            rules = [f"    ip saddr {{ {others} }} ip daddr {address(victim)} tcp dport {port} drop"]
-        else:
-            rules = [f"    ip saddr {src} ip daddr {dst} tcp {direction} {port} drop"
-                     for src, dst in ((address(victim), f"{{ {others} }}"),
-                                      (f"{{ {others} }}", address(victim)))
-                     for direction in ("dport", "sport")]
-        ruleset = ("table inet sibyl_partition {\n"
-                   "  chain input {\n"
-                   "    type filter hook input priority 0; policy accept;\n"
-                   + "\n".join(rules) + "\n  }\n}\n")
-        subprocess.run(["nft", "-f", "-"], input=ruleset, text=True, check=True, timeout=30)
-
-    def heal(victim: int) -> None:
-        subprocess.run(["nft", "delete", "table", "inet", "sibyl_partition"], check=True,
-                       timeout=30)
-    if one_way:
-        return Fault("one-way nftables partition", cut, heal, convicted=False, seconds=(7.0, 9.0))
-    return Fault("nftables partition", cut, heal)
 
 
 # --- longer runs (SIBYL_LONG_FAULT_TESTS=1) ------------------------------------------------

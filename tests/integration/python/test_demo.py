@@ -20,7 +20,10 @@ def demo_env(tmp: Path) -> dict:
 
 
 def processes_under(tmp: Path) -> list[int]:
-    """Processes whose command line names `tmp` (the demo node's data dir does)."""
+    """Processes whose command line names a path under `tmp` (the demo node's
+    data dir is one); not merely a path that starts the same (another
+    test's directory, of this worker or another)."""
+    inside = f"{tmp}/"
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -29,7 +32,7 @@ def processes_under(tmp: Path) -> list[int]:
             cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
-        if str(tmp) in cmdline:
+        if inside in cmdline:
             found.append(int(entry.name))
     return found
 

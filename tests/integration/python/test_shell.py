@@ -225,10 +225,11 @@ def test_source_and_capture(sibyl, keyspace, tmp_path):
 
 
 def test_connection_errors(sibyl):
-    from sibyl_process import free_port, sibyl_binary
+    from sibyl_process import refused_port, sibyl_binary
     import subprocess
-    result = subprocess.run([str(sibyl_binary()), "shell", "127.0.0.1", str(free_port()),
-                             "-e", "SHOW HOST"], capture_output=True, text=True, timeout=30)
+    with refused_port() as port:  # nothing listens there
+        result = subprocess.run([str(sibyl_binary()), "shell", "127.0.0.1", str(port),
+                                 "-e", "SHOW HOST"], capture_output=True, text=True, timeout=30)
     assert result.returncode == 1
     assert result.stderr.startswith("Connection error: ('Unable to connect to any servers'")
     usage = subprocess.run([str(sibyl_binary()), "shell", "--ssl"], capture_output=True,

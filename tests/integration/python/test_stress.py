@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from cluster_process import ADDRESSES, running_cluster
-from sibyl_process import SibylServer, die_with_parent, free_port, sibyl_binary
+from sibyl_process import SibylServer, die_with_parent, refused_port, sibyl_binary
 
 RUN_TIMEOUT_S = 60
 KEYSPACE = "stress_it"
@@ -116,10 +116,10 @@ def test_no_schema_with_a_missing_table_fails_clearly(sibyl, tmp_path):
 
 
 def test_server_down_fails_fast(tmp_path):
-    port = free_port()  # nothing listens there
-    started = time.monotonic()
-    result = stress(["write", "--port", str(port), "--ops", "10"], tmp_path)
-    assert time.monotonic() - started < 5
+    with refused_port() as port:  # nothing listens there
+        started = time.monotonic()
+        result = stress(["write", "--port", str(port), "--ops", "10"], tmp_path)
+        assert time.monotonic() - started < 5
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr

@@ -28,7 +28,7 @@ from cassandra import InvalidRequest
 from cassandra.query import BatchStatement, SimpleStatement
 
 from select_support import connected, fetch, fetch_pages, ks, session  # noqa: F401
-from sibyl_process import SibylServer
+from sibyl_process import SibylServer, sibyl_binary
 
 PAGE_SIZES = (1, 2, 3, 100)
 
@@ -79,7 +79,7 @@ def wait_built(session, keyspace: str, view: str, timeout_s: float = 30) -> None
 
 
 def sibyl_admin(server: SibylServer, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([os.environ.get("SIBYL_BIN", "build/sibyl"), "admin", "--host",
+    return subprocess.run([str(sibyl_binary()), "admin", "--host",
                            "127.0.0.1", "--port", str(server.port), *args],
                           capture_output=True, text=True, timeout=120)
 
