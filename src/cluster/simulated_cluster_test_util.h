@@ -47,12 +47,18 @@
 #include "messaging/simulated_network.h"
 #include "messaging/simulated_scheduler.h"
 #include "metadata/directory.h"
+#include "protocol/request.h"
 #include "schema/storage_layout.h"
 #include "schema/system_keyspaces.h"
 #include "schema/table_builder.h"
 #include "storage/reference/reference_engine.h"
 
 namespace sibyl::cluster::testing {
+
+// Consistency levels as the coordinator takes them.
+inline constexpr uint16_t kOne = static_cast<uint16_t>(protocol::Consistency::kOne);
+inline constexpr uint16_t kQuorum = static_cast<uint16_t>(protocol::Consistency::kQuorum);
+inline constexpr uint16_t kAll = static_cast<uint16_t>(protocol::Consistency::kAll);
 
 // Liveness a test decides.
 class SettableLiveness final : public Liveness {

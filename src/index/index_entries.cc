@@ -18,7 +18,7 @@ using storage::Mutation;
 using storage::RowWrite;
 using storage::TableLayout;
 using Target = IndexLayout::Target;
-using Source = IndexLayout::Source;
+using IndexSource = IndexLayout::Source;
 
 // values() of a list or map needs the element's path to tell two elements
 // of one row apart; a set's element is the indexed value itself.
@@ -52,10 +52,10 @@ class Collector {
 
   void Row(const RowWrite& row) {
     // An index on a clustering column indexes clustering rows, not the static row.
-    if (index_.source == Source::kClustering && row.is_static) return;
+    if (index_.source == IndexSource::kClustering && row.is_static) return;
     const DeletionTime shadow = RowShadow(base_, partition_, row);
     switch (index_.source) {
-      case Source::kPartitionKey:
+      case IndexSource::kPartitionKey:
         // One entry for the partition, alive while any of its rows or its
         // static row is (Finish writes it).
         if (auto liveness = RowLiveness(row, shadow, now_)) {
@@ -63,17 +63,17 @@ class Collector {
               partition_liveness_ ? Longer(*partition_liveness_, *liveness) : *liveness;
         }
         return;
-      case Source::kClustering:
+      case IndexSource::kClustering:
         KeyColumn(row, shadow, BytesView(row.clustering.at(index_.key_position)));
         return;
-      case Source::kColumn:
+      case IndexSource::kColumn:
         Column(row, shadow);
         return;
     }
   }
 
   void Finish() {
-    if (index_.source != Source::kPartitionKey || !partition_liveness_) return;
+    if (index_.source != IndexSource::kPartitionKey || !partition_liveness_) return;
     out_[EntryKey(Bytes(PartitionKeyComponent()), prefix_)] = *partition_liveness_;
   }
 
@@ -153,9 +153,9 @@ class Collector {
 }  // namespace
 
 bool IndexesWholePartitions(const TableLayout& base, const IndexLayout& index) {
-  if (index.source == Source::kPartitionKey) return true;
+  if (index.source == IndexSource::kPartitionKey) return true;
   const storage::ColumnLayout* column = base.FindColumn(index.column);
-  return index.source == Source::kColumn && column != nullptr && column->is_static;
+  return index.source == IndexSource::kColumn && column != nullptr && column->is_static;
 }
 
 storage::TableLayout IndexTableLayout(const TableLayout& base, const IndexLayout& index) {

@@ -24,7 +24,7 @@ using storage::ReadResult;
 using storage::ReadRow;
 using storage::TableLayout;
 using Target = IndexLayout::Target;
-using Source = IndexLayout::Source;
+using IndexSource = IndexLayout::Source;
 
 constexpr int64_t kMinimumToken = std::numeric_limits<int64_t>::min();
 constexpr int32_t kEntriesPerPage = 256;
@@ -170,7 +170,7 @@ class IndexRead {
     read.table_id = target_.base.id;
     read.partitions = {entries.partition};
     read.columns = command_.columns;
-    if (read.columns && target_.index.source == Source::kColumn &&
+    if (read.columns && target_.index.source == IndexSource::kColumn &&
         std::find(read.columns->begin(), read.columns->end(), target_.index.column) ==
             read.columns->end()) {
       read.columns->push_back(target_.index.column);
@@ -196,7 +196,7 @@ class IndexRead {
     if (entries.whole_partition) {
       // The static value (or the partition key) decides for the whole partition.
       const bool matches =
-          target_.index.source == Source::kPartitionKey
+          target_.index.source == IndexSource::kPartitionKey
               ? RowMatches(target_.base, target_.index, *command_.index, partition.key, ReadRow{})
               : partition.static_row && RowMatches(target_.base, target_.index, *command_.index,
                                                    partition.key, *partition.static_row);
@@ -238,7 +238,7 @@ class IndexRead {
 
   // Drops the indexed column's cells when only the re-check wanted them.
   void StripIndexedColumn(ReadPartition& partition) const {
-    if (!command_.columns || target_.index.source != Source::kColumn) return;
+    if (!command_.columns || target_.index.source != IndexSource::kColumn) return;
     const auto& wanted = *command_.columns;
     if (std::find(wanted.begin(), wanted.end(), target_.index.column) != wanted.end()) return;
     auto strip = [&](ReadRow& row) {
@@ -267,7 +267,7 @@ bool RowMatches(const TableLayout& base, const IndexLayout& index, const storage
                 const PartitionKey& partition, const ReadRow& row) {
   const types::CqlType& type = *index.type;
   switch (index.source) {
-    case Source::kPartitionKey: {
+    case IndexSource::kPartitionKey: {
       BytesView component = partition.key;
       if (base.partition_key_types.size() > 1) {
         component = dht::SplitCompositeRoutingKey(partition.key, base.partition_key_types.size())
@@ -275,10 +275,10 @@ bool RowMatches(const TableLayout& base, const IndexLayout& index, const storage
       }
       return ValuesEqual(type, component, query.value);
     }
-    case Source::kClustering:
+    case IndexSource::kClustering:
       return index.key_position < row.clustering.size() &&
              ValuesEqual(type, row.clustering[index.key_position], query.value);
-    case Source::kColumn:
+    case IndexSource::kColumn:
       break;
   }
   const bool multi_cell = type.is_collection() && !type.frozen();

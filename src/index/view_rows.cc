@@ -13,7 +13,7 @@ using storage::DeletionTime;
 using storage::Mutation;
 using storage::RowWrite;
 using storage::ViewLayout;
-using Source = ViewLayout::Source;
+using ViewSource = ViewLayout::Source;
 
 // The live value of simple column `column` in `row`, with its liveness.
 std::optional<std::pair<BytesView, Liveness>> LiveCell(const RowWrite& row,
@@ -72,13 +72,13 @@ class Deriver {
     const std::optional<Liveness> row_liveness = RowLiveness(row, shadow, now_);
     if (!row_liveness) return;
     std::optional<Liveness> key_cell;  // strict liveness: the key column's cell
-    const auto value_of = [&](const Source& source) -> std::optional<BytesView> {
+    const auto value_of = [&](const ViewSource& source) -> std::optional<BytesView> {
       switch (source.kind) {
-        case Source::Kind::kPartitionKey:
+        case ViewSource::Kind::kPartitionKey:
           return partition_key_.at(source.position);
-        case Source::Kind::kClustering:
+        case ViewSource::Kind::kClustering:
           return BytesView(row.clustering.at(source.position));
-        case Source::Kind::kColumn:
+        case ViewSource::Kind::kColumn:
           if (auto cell = LiveCell(row, source.column, shadow, now_)) {
             key_cell = cell->second;
             return cell->first;
@@ -88,13 +88,13 @@ class Deriver {
       return std::nullopt;
     };
     std::vector<BytesView> partition_key;
-    for (const Source& source : view_.partition_key) {
+    for (const ViewSource& source : view_.partition_key) {
       auto value = value_of(source);
       if (!value) return;
       partition_key.push_back(*value);
     }
     storage::Clustering clustering;
-    for (const Source& source : view_.clustering) {
+    for (const ViewSource& source : view_.clustering) {
       auto value = value_of(source);
       if (!value) return;
       clustering.emplace_back(*value);
@@ -223,14 +223,14 @@ storage::PartitionKey BasePartitionOf(const storage::TableLayout& base, const Vi
   }
   std::vector<BytesView> components(base.partition_key_types.size());
   for (size_t i = 0; i < view.partition_key.size(); ++i) {
-    const Source& source = view.partition_key[i];
-    if (source.kind == Source::Kind::kPartitionKey && source.position < components.size()) {
+    const ViewSource& source = view.partition_key[i];
+    if (source.kind == ViewSource::Kind::kPartitionKey && source.position < components.size()) {
       components[source.position] = view_partition_key.at(i);
     }
   }
   for (size_t i = 0; i < view.clustering.size() && i < key.second.size(); ++i) {
-    const Source& source = view.clustering[i];
-    if (source.kind == Source::Kind::kPartitionKey && source.position < components.size()) {
+    const ViewSource& source = view.clustering[i];
+    if (source.kind == ViewSource::Kind::kPartitionKey && source.position < components.size()) {
       components[source.position] = key.second[i];
     }
   }

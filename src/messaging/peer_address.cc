@@ -1,5 +1,7 @@
 #include "messaging/peer_address.h"
 
+#include <arpa/inet.h>
+
 #include <boost/asio/ip/address.hpp>
 #include <charconv>
 #include <functional>
@@ -10,6 +12,17 @@ std::string PeerAddress::ToString() const {
   const bool v6 = ip.find(':') != std::string::npos;
   std::string out = v6 ? "[" + ip + "]" : ip;
   return out + ":" + std::to_string(port);
+}
+
+std::string PeerAddress::IpBytes() const {
+  unsigned char buffer[16];
+  if (inet_pton(AF_INET, ip.c_str(), buffer) == 1) {
+    return std::string(reinterpret_cast<const char*>(buffer), 4);
+  }
+  if (inet_pton(AF_INET6, ip.c_str(), buffer) == 1) {
+    return std::string(reinterpret_cast<const char*>(buffer), 16);
+  }
+  return std::string(4, '\0');
 }
 
 std::optional<PeerAddress> PeerAddress::Parse(std::string_view text) {

@@ -21,6 +21,9 @@ struct PeerAddress {
   // Parses what ToString() prints; nullopt for anything else (names are not
   // resolved here).
   static std::optional<PeerAddress> Parse(std::string_view text);
+  // The ip as the native protocol's [inetaddr] bytes (4 or 16), as failure
+  // reasons name the replicas; 0.0.0.0 if it does not parse.
+  std::string IpBytes() const;
 
   auto operator<=>(const PeerAddress&) const = default;
 };

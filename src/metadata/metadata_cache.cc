@@ -1,27 +1,21 @@
 #include "metadata/metadata_cache.h"
 
-#include <zlib.h>
-
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
 #include <string>
 
+#include "common/crc32.h"
 #include "schema/durable_file.h"
 
 namespace sibyl::metadata {
 namespace {
 
-constexpr BytesView kMagic = "SIBYLMDC";
-constexpr uint32_t kFormatVersion = 1;
+constexpr BytesView kCacheMagic = "SIBYLMDC";
+constexpr uint32_t kCacheFormatVersion = 1;
 constexpr const char* kFile = "metadata.db";
 constexpr const char* kTemporaryFile = "metadata.db.tmp";
-constexpr size_t kHeaderSize = 8 + 4 + 8 + 4;
-
-uint32_t Crc32(BytesView data) {
-  return static_cast<uint32_t>(
-      crc32(0, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));
-}
+constexpr size_t kCacheHeaderSize = 8 + 4 + 8 + 4;
 
 void AppendEntry(Bytes& out, const LogEntry& entry) {
   const Bytes encoded = EncodeLogEntry(entry);
@@ -32,31 +26,31 @@ void AppendEntry(Bytes& out, const LogEntry& entry) {
 }  // namespace
 
 Bytes EncodeMetadataCache(const CachedMetadata& cached) {
-  Bytes out(kMagic);
-  AppendBE32(out, kFormatVersion);
+  Bytes out(kCacheMagic);
+  AppendBE32(out, kCacheFormatVersion);
   AppendBE64(out, cached.epoch);
   AppendBE32(out, (cached.schema ? 1 : 0) + (cached.directory ? 1 : 0));
   if (cached.schema) AppendEntry(out, *cached.schema);
   if (cached.directory) AppendEntry(out, *cached.directory);
-  AppendBE32(out, Crc32(out));
+  AppendBE32(out, ZlibCrc32(out));
   return out;
 }
 
 CachedMetadata DecodeMetadataCache(BytesView data) {
-  if (data.size() < kHeaderSize + 4 || data.substr(0, 8) != kMagic) {
+  if (data.size() < kCacheHeaderSize + 4 || data.substr(0, 8) != kCacheMagic) {
     throw std::runtime_error("not a metadata copy");
   }
   const BytesView covered = data.substr(0, data.size() - 4);
-  if (LoadBE32(data.data() + covered.size()) != Crc32(covered)) {
+  if (LoadBE32(data.data() + covered.size()) != ZlibCrc32(covered)) {
     throw std::runtime_error("checksum mismatch");
   }
-  if (const uint32_t version = LoadBE32(data.data() + 8); version != kFormatVersion) {
+  if (const uint32_t version = LoadBE32(data.data() + 8); version != kCacheFormatVersion) {
     throw std::runtime_error("format " + std::to_string(version) + " is not supported");
   }
   CachedMetadata cached;
   cached.epoch = LoadBE64(data.data() + 12);
   const uint32_t n = LoadBE32(data.data() + 20);
-  BytesView rest = covered.substr(kHeaderSize);
+  BytesView rest = covered.substr(kCacheHeaderSize);
   for (uint32_t i = 0; i < n; ++i) {
     if (rest.size() < 4 || rest.size() - 4 < LoadBE32(rest.data())) {
       throw std::runtime_error("truncated");

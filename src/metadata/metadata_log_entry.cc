@@ -1,28 +1,23 @@
 #include "metadata/metadata_log_entry.h"
 
-#include <zlib.h>
-
 #include <stdexcept>
 #include <string>
+
+#include "common/crc32.h"
 
 namespace sibyl::metadata {
 namespace {
 
-constexpr BytesView kMagic = "SIBYLLOG";
+constexpr BytesView kLogEntryMagic = "SIBYLLOG";
 // magic | version | epoch | kind | schema_epoch | directory_epoch | length
-constexpr size_t kHeaderSize = 8 + 4 + 8 + 1 + 8 + 8 + 4;
-
-uint32_t Crc32(BytesView data) {
-  return static_cast<uint32_t>(
-      crc32(0, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));
-}
+constexpr size_t kLogEntryHeaderSize = 8 + 4 + 8 + 1 + 8 + 8 + 4;
 
 }  // namespace
 
 Bytes EncodeLogEntry(const LogEntry& entry) {
   Bytes out;
-  out.reserve(kHeaderSize + entry.payload.size() + 4);
-  out.append(kMagic);
+  out.reserve(kLogEntryHeaderSize + entry.payload.size() + 4);
+  out.append(kLogEntryMagic);
   AppendBE32(out, kLogEntryFormatVersion);
   AppendBE64(out, entry.epoch);
   AppendU8(out, static_cast<uint8_t>(entry.kind));
@@ -30,12 +25,12 @@ Bytes EncodeLogEntry(const LogEntry& entry) {
   AppendBE64(out, entry.directory_epoch);
   AppendBE32(out, static_cast<uint32_t>(entry.payload.size()));
   out.append(entry.payload);
-  AppendBE32(out, Crc32(out));
+  AppendBE32(out, ZlibCrc32(out));
   return out;
 }
 
 LogEntry DecodeLogEntry(BytesView data) {
-  if (data.size() < kHeaderSize + 4 || data.substr(0, 8) != kMagic) {
+  if (data.size() < kLogEntryHeaderSize + 4 || data.substr(0, 8) != kLogEntryMagic) {
     throw std::runtime_error("not a metadata log entry");
   }
   const char* p = data.data() + 8;
@@ -56,14 +51,14 @@ LogEntry DecodeLogEntry(BytesView data) {
   entry.schema_epoch = LoadBE64(p + 13);
   entry.directory_epoch = LoadBE64(p + 21);
   const uint32_t length = LoadBE32(p + 29);
-  if (data.size() != kHeaderSize + length + 4) {
+  if (data.size() != kLogEntryHeaderSize + length + 4) {
     throw std::runtime_error("metadata log entry length does not match its header");
   }
-  const BytesView covered = data.substr(0, kHeaderSize + length);
-  if (LoadBE32(data.data() + covered.size()) != Crc32(covered)) {
+  const BytesView covered = data.substr(0, kLogEntryHeaderSize + length);
+  if (LoadBE32(data.data() + covered.size()) != ZlibCrc32(covered)) {
     throw std::runtime_error("metadata log entry checksum mismatch");
   }
-  entry.payload = Bytes(data.substr(kHeaderSize, length));
+  entry.payload = Bytes(data.substr(kLogEntryHeaderSize, length));
   return entry;
 }
 

@@ -12,12 +12,7 @@ namespace {
 using testing::QueryTest;
 using ProcessorTest = QueryTest;
 
-protocol::QueryParameters WithValues(std::vector<Value> values) {
-  protocol::QueryParameters params;
-  params.flags = protocol::kQueryFlagValues;
-  params.values = std::move(values);
-  return params;
-}
+using testing::WithValues;
 
 TEST_F(ProcessorTest, PreparedIdsAreCassandrasAndStable) {
   const char* query = "SELECT * FROM system.local WHERE key = ?";

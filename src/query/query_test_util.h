@@ -16,6 +16,25 @@
 
 namespace sibyl::query::testing {
 
+inline protocol::QueryParameters WithValues(std::vector<Value> values) {
+  protocol::QueryParameters params;
+  params.flags = protocol::kQueryFlagValues;
+  params.values = std::move(values);
+  return params;
+}
+
+// An int's wire form.
+inline Bytes Int(int32_t v) { return types::EncodeInt(v); }
+
+// The INSERT, UPDATE or DELETE a parsed statement is.
+inline cql::ModificationStatement ToModification(cql::Statement statement) {
+  if (auto* s = std::get_if<cql::InsertStatement>(&statement)) return std::move(*s);
+  if (auto* s = std::get_if<cql::UpdateStatement>(&statement)) return std::move(*s);
+  if (auto* s = std::get_if<cql::DeleteStatement>(&statement)) return std::move(*s);
+  ADD_FAILURE() << "not a modification statement";
+  return cql::InsertStatement{};
+}
+
 class QueryTest : public ::testing::Test {
  protected:
   QueryTest()

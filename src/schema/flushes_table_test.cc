@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "schema/schema_test_util.h"
 #include "schema/system_keyspaces.h"
 #include "schema/table_builder.h"
 #include "schema/virtual_tables.h"
@@ -13,27 +14,9 @@
 namespace sibyl::schema {
 namespace {
 
-const types::Uuid kUsers = *types::Uuid::Parse("11111111-1111-4111-8111-111111111111");
-const types::Uuid kByName = *types::Uuid::Parse("22222222-2222-4222-8222-222222222222");
-
-SchemaPtr ShopSchema() {
-  Schema::KeyspaceMap keyspaces = MakeInitialSchema()->keyspaces();
-  auto shop = std::make_shared<KeyspaceMetadata>();
-  shop->name = "shop";
-  IndexMetadata index;
-  index.name = "by_name";
-  index.kind = "COMPOSITES";
-  index.options = {{"target", "name"}};
-  index.id = kByName;
-  shop->tables.emplace("users", TableBuilder("shop", "users")
-                                    .Id(kUsers)
-                                    .PartitionKey("id", "int")
-                                    .Column("name", "text")
-                                    .Index(index)
-                                    .Build());
-  keyspaces.emplace("shop", shop);
-  return std::make_shared<const Schema>(std::move(keyspaces));
-}
+using testing::kShopByNameId;
+using testing::kShopUsersId;
+using testing::ShopSchema;
 
 // INSERT INTO system_views.flushes (keyspace_name, table_name) VALUES (k, t).
 storage::Mutation Insert(const std::string& keyspace, const std::string& table) {
@@ -85,7 +68,7 @@ class FlushesTableTest : public ::testing::Test {
 TEST_F(FlushesTableTest, InsertFlushesTheTableAndItsIndexes) {
   Apply(Insert("shop", "users"));
   EXPECT_EQ(flushed_, (std::vector<std::string>{"shop.users"}));
-  EXPECT_EQ(flushed_ids_, (std::vector<types::Uuid>{kUsers, kByName}));
+  EXPECT_EQ(flushed_ids_, (std::vector<types::Uuid>{kShopUsersId, kShopByNameId}));
 }
 
 TEST_F(FlushesTableTest, ATableTheEngineDoesNotStoreHasNothingToFlush) {

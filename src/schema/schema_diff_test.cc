@@ -10,8 +10,8 @@ namespace {
 
 using protocol::SchemaChange;
 
-KeyspacePtr Keyspace(const std::string& name, std::vector<TablePtr> tables,
-                     std::vector<std::string> types = {}, std::string rf = "1") {
+KeyspacePtr KeyspaceWithTables(const std::string& name, std::vector<TablePtr> tables,
+                               std::vector<std::string> types = {}, std::string rf = "1") {
   auto keyspace = std::make_shared<KeyspaceMetadata>();
   keyspace->name = name;
   keyspace->replication = {{"class", "org.apache.cassandra.locator.SimpleStrategy"},
@@ -51,20 +51,20 @@ std::vector<std::string> Describe(const std::vector<SchemaChange>& changes) {
 }
 
 TEST(SchemaDiffTest, NothingChangedSendsNothing) {
-  const Schema schema = Of({Keyspace("ks", {Table("ks", "t")})});
+  const Schema schema = Of({KeyspaceWithTables("ks", {Table("ks", "t")})});
   EXPECT_TRUE(SchemaChangesBetween(schema, schema).empty());
 }
 
 TEST(SchemaDiffTest, CreatedKeyspaceComesBeforeItsTypesAndTables) {
   const Schema before = Of({});
-  const Schema after = Of({Keyspace("ks", {Table("ks", "t")}, {"address"})});
+  const Schema after = Of({KeyspaceWithTables("ks", {Table("ks", "t")}, {"address"})});
   EXPECT_EQ(Describe(SchemaChangesBetween(before, after)),
             (std::vector<std::string>{"CREATED KEYSPACE ks", "CREATED TYPE ks.address",
                                       "CREATED TABLE ks.t"}));
 }
 
 TEST(SchemaDiffTest, DroppedKeyspaceComesAfterItsTablesAndTypes) {
-  const Schema before = Of({Keyspace("ks", {Table("ks", "t")}, {"address"})});
+  const Schema before = Of({KeyspaceWithTables("ks", {Table("ks", "t")}, {"address"})});
   const Schema after = Of({});
   EXPECT_EQ(Describe(SchemaChangesBetween(before, after)),
             (std::vector<std::string>{"DROPPED TABLE ks.t", "DROPPED TYPE ks.address",
@@ -72,9 +72,9 @@ TEST(SchemaDiffTest, DroppedKeyspaceComesAfterItsTablesAndTypes) {
 }
 
 TEST(SchemaDiffTest, TablesCreatedDroppedAndAlteredInAKeyspace) {
-  const Schema before = Of({Keyspace("ks", {Table("ks", "gone"), Table("ks", "kept")})});
-  const Schema after = Of(
-      {Keyspace("ks", {Table("ks", "kept", /*extra_column=*/true), Table("ks", "new")}, {}, "3")});
+  const Schema before = Of({KeyspaceWithTables("ks", {Table("ks", "gone"), Table("ks", "kept")})});
+  const Schema after = Of({KeyspaceWithTables(
+      "ks", {Table("ks", "kept", /*extra_column=*/true), Table("ks", "new")}, {}, "3")});
   EXPECT_EQ(Describe(SchemaChangesBetween(before, after)),
             (std::vector<std::string>{"DROPPED TABLE ks.gone", "CREATED TABLE ks.new",
                                       "UPDATED KEYSPACE ks", "UPDATED TABLE ks.kept"}));

@@ -1,12 +1,11 @@
 #include "schema/schema_snapshot_codec.h"
 
-#include <zlib.h>
-
 #include <cstring>
 #include <functional>
 #include <set>
 #include <string>
 
+#include "common/crc32.h"
 #include "schema/system_keyspaces.h"
 #include "schema/user_types.h"
 
@@ -315,8 +314,7 @@ Bytes EncodeSchemaSnapshot(const Schema& schema, uint64_t epoch) {
   AppendBE64(out, epoch);
   AppendBE32(out, static_cast<uint32_t>(body.size()));
   out.append(body);
-  AppendBE32(out, static_cast<uint32_t>(
-                      crc32(0, reinterpret_cast<const Bytef*>(body.data()), body.size())));
+  AppendBE32(out, ZlibCrc32(body));
   return out;
 }
 
@@ -334,7 +332,7 @@ DecodedSchemaSnapshot DecodeSchemaSnapshot(BytesView data, const Schema::Keyspac
   const BytesView body = file.Take(file.U32());
   const uint32_t checksum = file.U32();
   if (!file.done()) throw std::runtime_error("schema snapshot has trailing bytes");
-  if (checksum != crc32(0, reinterpret_cast<const Bytef*>(body.data()), body.size())) {
+  if (checksum != ZlibCrc32(body)) {
     throw std::runtime_error("schema snapshot checksum mismatch");
   }
 

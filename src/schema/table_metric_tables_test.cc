@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "schema/schema_test_util.h"
 #include "schema/system_keyspaces.h"
 #include "schema/table_builder.h"
 #include "schema/virtual_tables.h"
@@ -14,30 +15,10 @@
 namespace sibyl::schema {
 namespace {
 
-const types::Uuid kUsers = *types::Uuid::Parse("11111111-1111-4111-8111-111111111111");
-const types::Uuid kByName = *types::Uuid::Parse("22222222-2222-4222-8222-222222222222");
+using testing::kShopByNameId;
+using testing::kShopUsersId;
+using testing::ShopSchema;
 const types::Uuid kDropped = *types::Uuid::Parse("33333333-3333-4333-8333-333333333333");
-
-// The system keyspaces and shop.users with an index by_name.
-SchemaPtr ShopSchema() {
-  Schema::KeyspaceMap keyspaces = MakeInitialSchema()->keyspaces();
-  auto shop = std::make_shared<KeyspaceMetadata>();
-  shop->name = "shop";
-  IndexMetadata index;
-  index.name = "by_name";
-  index.kind = "COMPOSITES";
-  index.options = {{"target", "name"}};
-  index.id = kByName;
-  TablePtr users = TableBuilder("shop", "users")
-                       .Id(kUsers)
-                       .PartitionKey("id", "int")
-                       .Column("name", "text")
-                       .Index(index)
-                       .Build();
-  shop->tables.emplace("users", users);
-  keyspaces.emplace("shop", shop);
-  return std::make_shared<const Schema>(std::move(keyspaces));
-}
 
 class TableMetricTablesTest : public ::testing::Test {
  protected:
@@ -49,7 +30,7 @@ class TableMetricTablesTest : public ::testing::Test {
     writes.Observe(std::chrono::microseconds(20));
     storage::StorageStatistics stats;
     storage::TableStorageStatistics& users = stats.tables.emplace_back();
-    users.table_id = kUsers;
+    users.table_id = kShopUsersId;
     users.sstables_per_level = {2, 1};
     users.live_sstable_bytes = (1 << 20) + 1;
     users.sstable_bytes = (1 << 20) + 1;
@@ -57,7 +38,7 @@ class TableMetricTablesTest : public ::testing::Test {
     users.read_latency = reads.snapshot();
     users.write_latency = writes.snapshot();
     storage::TableStorageStatistics& index = stats.tables.emplace_back();
-    index.table_id = kByName;
+    index.table_id = kShopByNameId;
     index.sstable_bytes = 1;
     // A family the schema does not name (being dropped) is left out.
     stats.tables.emplace_back().table_id = kDropped;

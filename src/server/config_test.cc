@@ -1,6 +1,7 @@
 #include "server/config.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -9,8 +10,9 @@
 namespace sibyl::server {
 namespace {
 
+// `name` with this process's id: other test processes may run at the same time.
 std::filesystem::path WriteTemp(const std::string& name, const std::string& text) {
-  auto path = std::filesystem::temp_directory_path() / name;
+  auto path = std::filesystem::temp_directory_path() / (std::to_string(getpid()) + "-" + name);
   std::ofstream(path) << text;
   return path;
 }

@@ -4,6 +4,7 @@
 #include "server/security_settings.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -14,13 +15,19 @@ namespace {
 
 // Loads `yaml` as a configuration file; returns the error, or "" if it loads.
 std::string LoadError(const std::string& yaml) {
-  const auto path = std::filesystem::temp_directory_path() / "sibyl-security-settings-test.yaml";
+  // One file per process and call: other test processes run at the same time.
+  static int calls = 0;
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("sibyl-security-settings-test-" + std::to_string(getpid()) + "-" +
+                     std::to_string(++calls) + ".yaml");
   std::ofstream(path) << yaml;
   Config config;
   try {
     (void)LoadConfigFile(config, path);
+    std::filesystem::remove(path);
     return "";
   } catch (const ConfigError& e) {
+    std::filesystem::remove(path);
     return e.what();
   }
 }

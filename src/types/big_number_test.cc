@@ -2,15 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "types/cql_type_test_util.h"
+
 namespace sibyl::types {
 namespace {
 
-Bytes Decimal(int32_t scale, int64_t unscaled) {
-  Bytes out;
-  AppendBE32(out, static_cast<uint32_t>(scale));
-  out += EncodeVarintFromInt64(unscaled);
-  return out;
-}
+using testing::DecimalBytes;
 
 TEST(BigNumberTest, MinimalVarintEncoding) {
   EXPECT_EQ(EncodeVarintFromInt64(0), std::string("\x00", 1));
@@ -44,18 +41,18 @@ TEST(BigNumberTest, VarintOrderIsNumeric) {
 }
 
 TEST(BigNumberTest, DecimalTextAsPythonPrintsIt) {
-  EXPECT_EQ(DecimalToString(Decimal(1, 15)), "1.5");
-  EXPECT_EQ(DecimalToString(Decimal(2, -12345)), "-123.45");
-  EXPECT_EQ(DecimalToString(Decimal(0, 123)), "123");
-  EXPECT_EQ(DecimalToString(Decimal(3, 0)), "0.000");
-  EXPECT_EQ(DecimalToString(Decimal(6, 1)), "0.000001");
-  EXPECT_EQ(DecimalToString(Decimal(8, 123)), "0.00000123");
-  EXPECT_EQ(DecimalToString(Decimal(9, 123)), "1.23E-7");
-  EXPECT_EQ(DecimalToString(Decimal(7, 1)), "1E-7");
-  EXPECT_EQ(DecimalToString(Decimal(-3, 1)), "1E+3");
-  EXPECT_EQ(DecimalToString(Decimal(-2, 12)), "1.2E+3");
-  EXPECT_EQ(DecimalToString(Decimal(-5, 0)), "0E+5");
-  EXPECT_EQ(DecimalToString(Decimal(INT32_MIN, 1)), "1E+2147483648");
+  EXPECT_EQ(DecimalToString(DecimalBytes(1, 15)), "1.5");
+  EXPECT_EQ(DecimalToString(DecimalBytes(2, -12345)), "-123.45");
+  EXPECT_EQ(DecimalToString(DecimalBytes(0, 123)), "123");
+  EXPECT_EQ(DecimalToString(DecimalBytes(3, 0)), "0.000");
+  EXPECT_EQ(DecimalToString(DecimalBytes(6, 1)), "0.000001");
+  EXPECT_EQ(DecimalToString(DecimalBytes(8, 123)), "0.00000123");
+  EXPECT_EQ(DecimalToString(DecimalBytes(9, 123)), "1.23E-7");
+  EXPECT_EQ(DecimalToString(DecimalBytes(7, 1)), "1E-7");
+  EXPECT_EQ(DecimalToString(DecimalBytes(-3, 1)), "1E+3");
+  EXPECT_EQ(DecimalToString(DecimalBytes(-2, 12)), "1.2E+3");
+  EXPECT_EQ(DecimalToString(DecimalBytes(-5, 0)), "0E+5");
+  EXPECT_EQ(DecimalToString(DecimalBytes(INT32_MIN, 1)), "1E+2147483648");
   // Only the scale: the unscaled value is zero.
   Bytes scale_only;
   AppendBE32(scale_only, 2);
@@ -63,15 +60,15 @@ TEST(BigNumberTest, DecimalTextAsPythonPrintsIt) {
 }
 
 TEST(BigNumberTest, DecimalOrderIgnoresScale) {
-  EXPECT_EQ(CompareDecimal(Decimal(1, 10), Decimal(2, 100)), 0);
-  EXPECT_GT(CompareDecimal(Decimal(1, 15), Decimal(2, 149)), 0);
-  EXPECT_LT(CompareDecimal(Decimal(1, -15), Decimal(2, -149)), 0);
-  EXPECT_EQ(CompareDecimal(Decimal(0, 0), Decimal(5, 0)), 0);
-  EXPECT_GT(CompareDecimal(Decimal(-3, 1), Decimal(0, 999)), 0);
-  EXPECT_LT(CompareDecimal(Decimal(0, -1), Decimal(0, 0)), 0);
-  EXPECT_GT(CompareDecimal(Decimal(INT32_MIN, 1), Decimal(INT32_MAX, 1)), 0);
-  EXPECT_LT(CompareDecimal(Decimal(INT32_MAX, 1), Decimal(0, 1)), 0);
-  EXPECT_EQ(CompareDecimal(Decimal(3, 1500), Decimal(1, 15)), 0);
+  EXPECT_EQ(CompareDecimal(DecimalBytes(1, 10), DecimalBytes(2, 100)), 0);
+  EXPECT_GT(CompareDecimal(DecimalBytes(1, 15), DecimalBytes(2, 149)), 0);
+  EXPECT_LT(CompareDecimal(DecimalBytes(1, -15), DecimalBytes(2, -149)), 0);
+  EXPECT_EQ(CompareDecimal(DecimalBytes(0, 0), DecimalBytes(5, 0)), 0);
+  EXPECT_GT(CompareDecimal(DecimalBytes(-3, 1), DecimalBytes(0, 999)), 0);
+  EXPECT_LT(CompareDecimal(DecimalBytes(0, -1), DecimalBytes(0, 0)), 0);
+  EXPECT_GT(CompareDecimal(DecimalBytes(INT32_MIN, 1), DecimalBytes(INT32_MAX, 1)), 0);
+  EXPECT_LT(CompareDecimal(DecimalBytes(INT32_MAX, 1), DecimalBytes(0, 1)), 0);
+  EXPECT_EQ(CompareDecimal(DecimalBytes(3, 1500), DecimalBytes(1, 15)), 0);
 }
 
 }  // namespace

@@ -10,18 +10,18 @@
 namespace sibyl::types {
 namespace {
 
-constexpr int64_t kNow = 1'700'000'000'123;
+constexpr int64_t kTimestampNow = 1'700'000'000'123;
 constexpr int64_t kJan2024 = 1'704'067'200'000;  // 2024-01-01T00:00:00Z
 constexpr int64_t kHour = 3'600'000;
 
-int64_t T(std::string_view text) { return ParseTimestampLiteral(text, kNow); }
+int64_t T(std::string_view text) { return ParseTimestampLiteral(text, kTimestampNow); }
 
 int64_t UtcMillis(int64_t y, unsigned m, unsigned d, int64_t h = 0, int64_t mi = 0, int64_t s = 0,
                   int64_t ms = 0) {
   return (DaysFromCivil(y, m, d) * 86'400 + h * 3600 + mi * 60 + s) * 1000 + ms;
 }
 
-std::string ErrorOf(std::string_view text) {
+std::string TimestampErrorOf(std::string_view text) {
   try {
     (void)T(text);
   } catch (const CqlError& e) {
@@ -34,13 +34,13 @@ std::string ErrorOf(std::string_view text) {
 bool HaveZoneInfo() { return std::filesystem::exists("/usr/share/zoneinfo/America/New_York"); }
 
 TEST(TimestampLiteralTest, NowAndRawMilliseconds) {
-  EXPECT_EQ(T("now"), kNow);
-  EXPECT_EQ(T("NoW"), kNow);
+  EXPECT_EQ(T("now"), kTimestampNow);
+  EXPECT_EQ(T("NoW"), kTimestampNow);
   EXPECT_EQ(T("0"), 0);
   EXPECT_EQ(T("-1"), -1);
   EXPECT_EQ(T("1704067200000"), kJan2024);
   EXPECT_EQ(T("-9223372036854775808"), INT64_MIN);
-  EXPECT_EQ(ErrorOf("9223372036854775808"),
+  EXPECT_EQ(TimestampErrorOf("9223372036854775808"),
             "Unable to make long (for date) from: '9223372036854775808'");
 }
 
@@ -122,9 +122,9 @@ TEST(TimestampLiteralTest, RegionZonesFromTheTzDatabase) {
   // Past the listed transitions the zone's rule applies.
   EXPECT_EQ(T("2100-07-01 00:00 America/New_York"), UtcMillis(2100, 7, 1, 4));
   EXPECT_EQ(T("2100-01-01 00:00 Australia/Sydney"), UtcMillis(2099, 12, 31, 13));
-  EXPECT_EQ(ErrorOf("2024-01-01 00:00 Mars/Olympus"),
+  EXPECT_EQ(TimestampErrorOf("2024-01-01 00:00 Mars/Olympus"),
             "Unable to parse a date/time from '2024-01-01 00:00 Mars/Olympus'");
-  EXPECT_EQ(ErrorOf("2024-01-01 00:00 ../../etc/passwd"),
+  EXPECT_EQ(TimestampErrorOf("2024-01-01 00:00 ../../etc/passwd"),
             "Unable to parse a date/time from '2024-01-01 00:00 ../../etc/passwd'");
 }
 
@@ -161,10 +161,11 @@ TEST(TimestampLiteralTest, RefusedForms) {
                           "1e3",
                           "+1",
                           "2024-01-01 00:00:00,000"}) {
-    EXPECT_EQ(ErrorOf(bad), "Unable to parse a date/time from '" + std::string(bad) + "'") << bad;
+    EXPECT_EQ(TimestampErrorOf(bad), "Unable to parse a date/time from '" + std::string(bad) + "'")
+        << bad;
   }
   // Milliseconds beyond a long: Cassandra fails internally, Sibyl with the parse error.
-  EXPECT_EQ(ErrorOf("999999999-01-01 00:00"),
+  EXPECT_EQ(TimestampErrorOf("999999999-01-01 00:00"),
             "Unable to parse a date/time from '999999999-01-01 00:00'");
 }
 

@@ -10,6 +10,8 @@
 namespace sibyl::types {
 namespace {
 
+using testing::DecimalBytes;
+
 using testing::N;
 
 // Asserts that `values` are in strictly increasing order under `type`, and
@@ -24,12 +26,6 @@ void ExpectAscending(const TypePtr& type, const std::vector<Bytes>& values) {
           << type->ToCql() << " #" << j << " > #" << i;
     }
   }
-}
-
-Bytes Decimal(int32_t scale, int64_t unscaled) {
-  Bytes out;
-  AppendBE32(out, static_cast<uint32_t>(scale));
-  return out + EncodeVarint(unscaled);
 }
 
 TEST(CompareTest, SignedIntegersWithEmptyFirst) {
@@ -84,9 +80,10 @@ TEST(CompareTest, VarintAndDecimalNumerically) {
   ExpectAscending(N(Kind::kVarint),
                   {"", EncodeVarint(-1000), EncodeVarint(-1), std::string("\x00\x00", 2),
                    EncodeVarint(1), std::string("\x00\xff", 2), EncodeVarint(1000)});
-  ExpectAscending(N(Kind::kDecimal), {"", Decimal(0, -2), Decimal(1, -15), Decimal(2, 0),
-                                      Decimal(2, 149), Decimal(1, 15), Decimal(-2, 1)});
-  EXPECT_EQ(Compare(*N(Kind::kDecimal), Decimal(1, 10), Decimal(3, 1000)), 0);
+  ExpectAscending(N(Kind::kDecimal),
+                  {"", DecimalBytes(0, -2), DecimalBytes(1, -15), DecimalBytes(2, 0),
+                   DecimalBytes(2, 149), DecimalBytes(1, 15), DecimalBytes(-2, 1)});
+  EXPECT_EQ(Compare(*N(Kind::kDecimal), DecimalBytes(1, 10), DecimalBytes(3, 1000)), 0);
 }
 
 Bytes UuidBytes(const char* text) { return Uuid::Parse(text)->ToBytes(); }

@@ -17,8 +17,6 @@
 namespace sibyl::cluster::testing {
 namespace {
 
-constexpr auto kQuorum = static_cast<uint16_t>(protocol::Consistency::kQuorum);
-
 std::vector<storage::Mutation> BatchOf(const SimulatedCluster& cluster, int partitions,
                                        int64_t timestamp) {
   std::vector<storage::Mutation> mutations;

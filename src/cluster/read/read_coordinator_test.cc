@@ -17,9 +17,6 @@
 namespace sibyl::cluster::testing {
 namespace {
 
-constexpr uint16_t kOne = static_cast<uint16_t>(protocol::Consistency::kOne);
-constexpr uint16_t kQuorum = static_cast<uint16_t>(protocol::Consistency::kQuorum);
-constexpr uint16_t kAll = static_cast<uint16_t>(protocol::Consistency::kAll);
 constexpr int32_t kNow = 1000;
 
 storage::PartitionKey Key(int32_t k) {

@@ -1,7 +1,5 @@
 #include "cluster/read/replica_read.h"
 
-#include <arpa/inet.h>
-
 #include <algorithm>
 #include <mutex>
 #include <optional>
@@ -51,18 +49,6 @@ void SendToReplica(const ReadContext& context, const locator::NodeId& node, mess
       std::max(context.deadline - services.scheduler->Now(), messaging::Duration::zero());
   services.messaging->SendRequest(context.view->AddressOf(node), verb, std::move(payload),
                                   remaining, std::move(callback));
-}
-
-// The replica's address as a ReadFailure's reason map holds it (4 or 16 bytes).
-Bytes AddressBytes(const messaging::PeerAddress& address) {
-  unsigned char buffer[16];
-  if (inet_pton(AF_INET, address.ip.c_str(), buffer) == 1) {
-    return Bytes(reinterpret_cast<const char*>(buffer), 4);
-  }
-  if (inet_pton(AF_INET6, address.ip.c_str(), buffer) == 1) {
-    return Bytes(reinterpret_cast<const char*>(buffer), 16);
-  }
-  return Bytes(4, '\0');
 }
 
 class ReplicaRead : public std::enable_shared_from_this<ReplicaRead> {
@@ -436,7 +422,7 @@ std::exception_ptr ReplicaRead::TimeoutLocked() const {
 
 bool ReplicaRead::FailedLocked(int index, const Reply& reply, std::exception_ptr* error) {
   const auto& node = plan_.contacts[static_cast<size_t>(index)];
-  failures_.push_back(FailureReason{AddressBytes(context_->view->AddressOf(node)),
+  failures_.push_back(FailureReason{context_->view->AddressOf(node).IpBytes(),
                                     static_cast<uint16_t>(reply.reason)});
   // Cassandra's ReadCallback.onFailure: block_for + failures > contacts.
   if (block_for_ + static_cast<int>(failures_.size()) <= asked_) return false;

@@ -1,7 +1,5 @@
 #include "cluster/write/write_response_handler.h"
 
-#include <arpa/inet.h>
-
 #include <algorithm>
 #include <string>
 
@@ -21,15 +19,6 @@ int Sum(const std::map<std::string, int, std::less<>>& counts) {
   int total = 0;
   for (const auto& [dc, n] : counts) total += n;
   return total;
-}
-
-// The address as the protocol's <inetaddr> bytes (4 or 16), empty if it is
-// not numeric.
-Bytes AddressBytes(const messaging::PeerAddress& address) {
-  unsigned char buffer[16];
-  if (inet_pton(AF_INET, address.ip.c_str(), buffer) == 1) return Bytes(buffer, buffer + 4);
-  if (inet_pton(AF_INET6, address.ip.c_str(), buffer) == 1) return Bytes(buffer, buffer + 16);
-  return {};
 }
 
 }  // namespace
@@ -134,7 +123,7 @@ std::exception_ptr WriteResponseHandler::FailureError() const {
   for (const auto& [from, reason] : failures_) {
     if (!reasons.empty()) reasons += ", ";
     reasons += std::string(messaging::FailureReasonName(reason)) + " from /" + from.ToString();
-    detail.push_back({AddressBytes(from), messaging::CassandraReasonCode(reason)});
+    detail.push_back({from.IpBytes(), messaging::CassandraReasonCode(reason)});
   }
   return std::make_exception_ptr(
       CqlError(ErrorCode::kWriteFailure,

@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "query/functions/function_registry.h"
 #include "query/functions/function_value_text.h"
+#include "query/functions/temporal_argument.h"
 #include "types/civil_date.h"
 #include "types/uuid.h"
 #include "types/value_codec.h"
@@ -24,8 +25,6 @@ using types::DurationValue;
 using types::Kind;
 
 constexpr int64_t kNanosPerMilli = 1'000'000;
-
-bool NullOrEmpty(const std::optional<BytesView>& v) { return !v || v->empty(); }
 
 bool IsNegative(const DurationValue& d) { return d.nanoseconds < 0 || d.days < 0 || d.months < 0; }
 
@@ -65,17 +64,6 @@ int64_t FloorTimestamp(int64_t time, const DurationValue& duration, int64_t star
 }
 
 // The three temporal argument kinds as milliseconds since the epoch.
-int64_t ToMillis(Kind kind, BytesView v) {
-  switch (kind) {
-    case Kind::kDate:
-      return int64_t{types::DecodeDate(v)} * types::kMillisPerDay;
-    case Kind::kTimeuuid:
-      return types::Uuid::FromBytes(v).UnixMillis();
-    default:
-      return types::DecodeBigint(v);
-  }
-}
-
 void AddFloor(FunctionRegistry& r, Kind kind, bool with_start) {
   const Kind result = kind == Kind::kDate ? Kind::kDate : Kind::kTimestamp;
   const Kind start_kind = kind == Kind::kDate ? Kind::kDate : Kind::kTimestamp;
@@ -86,7 +74,7 @@ void AddFloor(FunctionRegistry& r, Kind kind, bool with_start) {
       [kind, start_kind, with_start](FunctionArgs a, FunctionContext&) -> OptBytes {
         if (NullOrEmpty(a[0]) || NullOrEmpty(a[1])) return std::nullopt;
         if (with_start && NullOrEmpty(a[2])) return std::nullopt;
-        const int64_t start = with_start ? ToMillis(start_kind, *a[2]) : 0;
+        const int64_t start = with_start ? TemporalArgumentMillis(start_kind, *a[2]) : 0;
         const DurationValue duration = types::DecodeDuration(*a[1]);
         if (kind == Kind::kDate) {
           if (duration.nanoseconds != 0) {
@@ -98,7 +86,7 @@ void AddFloor(FunctionRegistry& r, Kind kind, bool with_start) {
           ThrowInvalid("The floor cannot be computed for the " + types::DurationToString(duration) +
                        " duration as precision is below 1 millisecond");
         }
-        const int64_t floor = FloorTimestamp(ToMillis(kind, *a[0]), duration, start);
+        const int64_t floor = FloorTimestamp(TemporalArgumentMillis(kind, *a[0]), duration, start);
         if (kind == Kind::kDate) {
           return types::EncodeDate(
               static_cast<int32_t>(types::FloorDiv(floor, types::kMillisPerDay)));

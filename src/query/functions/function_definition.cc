@@ -4,9 +4,6 @@
 #include "types/cql_identifier.h"
 
 namespace sibyl::query {
-namespace {
-constexpr std::string_view kSystemKeyspace = "system";
-}  // namespace
 
 std::shared_ptr<Function> Function::Scalar(std::string name, types::TypePtr return_type,
                                            std::vector<types::TypePtr> arg_types, ScalarBody body,

@@ -29,6 +29,9 @@
 
 namespace sibyl::query {
 
+// The keyspace of the native functions (Cassandra's system functions).
+inline constexpr std::string_view kSystemKeyspace = "system";
+
 // The arguments of one call, in order; nullopt is a null argument.
 using FunctionArgs = std::span<const std::optional<BytesView>>;
 

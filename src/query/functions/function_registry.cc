@@ -11,8 +11,6 @@ namespace {
 
 using types::AssignmentResult;
 
-constexpr std::string_view kSystemKeyspace = "system";
-
 // A TypePtr that does not own `type` (CqlType::Frozen takes a TypePtr).
 types::TypePtr Unowned(const types::CqlType& type) {
   return types::TypePtr(types::TypePtr(), &type);

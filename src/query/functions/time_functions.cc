@@ -12,6 +12,7 @@
 #include "common/check.h"
 #include "common/error.h"
 #include "query/functions/function_registry.h"
+#include "query/functions/temporal_argument.h"
 #include "types/civil_date.h"
 #include "types/date_time_literal.h"
 #include "types/uuid.h"
@@ -22,8 +23,6 @@ namespace {
 
 using types::CqlType;
 using types::Kind;
-
-bool NullOrEmpty(const std::optional<BytesView>& v) { return !v || v->empty(); }
 
 // A version 1 UUID from its 60-bit timestamp and raw low 64 bits (no
 // variant forced: Cassandra's min/maxTimeuuid use 0x80.. and 0x7f..).
@@ -78,17 +77,6 @@ Clock& RequireClock(FunctionContext& context) {
 }
 
 // TemporalType.toTimeInMillis for the three temporal argument types.
-int64_t ToMillis(Kind kind, BytesView v) {
-  switch (kind) {
-    case Kind::kTimeuuid:
-      return TimeUuidUnixMillis(v);
-    case Kind::kDate:
-      return int64_t{types::DecodeDate(v)} * types::kMillisPerDay;
-    default:
-      return types::DecodeBigint(v);  // timestamp
-  }
-}
-
 // SimpleDateSerializer.timeInMillisToDay: Duration.ofMillis(ms).toDays(),
 // i.e. floored seconds divided by 86400 truncating, within the date range.
 std::optional<int32_t> MillisToDays(int64_t millis) {
@@ -138,7 +126,7 @@ void AddToDate(FunctionRegistry& r, Kind from) {
   r.Add(Function::Scalar("todate", CqlType::Native(Kind::kDate), {CqlType::Native(from)},
                          [from](FunctionArgs a, FunctionContext&) -> OptBytes {
                            if (NullOrEmpty(a[0])) return std::nullopt;
-                           return DateFromMillis(from, ToMillis(from, *a[0]));
+                           return DateFromMillis(from, TemporalArgumentMillis(from, *a[0]));
                          }));
 }
 
@@ -146,7 +134,7 @@ void AddToTimestamp(FunctionRegistry& r, Kind from) {
   r.Add(Function::Scalar("totimestamp", CqlType::Native(Kind::kTimestamp), {CqlType::Native(from)},
                          [from](FunctionArgs a, FunctionContext&) -> OptBytes {
                            if (NullOrEmpty(a[0])) return std::nullopt;
-                           return types::EncodeTimestamp(ToMillis(from, *a[0]));
+                           return types::EncodeTimestamp(TemporalArgumentMillis(from, *a[0]));
                          }));
 }
 
@@ -154,7 +142,7 @@ void AddToUnixTimestamp(FunctionRegistry& r, Kind from) {
   r.Add(Function::Scalar("tounixtimestamp", CqlType::Native(Kind::kBigint), {CqlType::Native(from)},
                          [from](FunctionArgs a, FunctionContext&) -> OptBytes {
                            if (NullOrEmpty(a[0])) return std::nullopt;
-                           return types::EncodeBigint(ToMillis(from, *a[0]));
+                           return types::EncodeBigint(TemporalArgumentMillis(from, *a[0]));
                          }));
 }
 

@@ -137,11 +137,4 @@ class StorageQueryTest : public ::testing::Test {
   schema::TablePtr table_;
 };
 
-inline protocol::QueryParameters WithValues(std::vector<Value> values) {
-  protocol::QueryParameters params;
-  params.flags = protocol::kQueryFlagValues;
-  params.values = std::move(values);
-  return params;
-}
-
 }  // namespace sibyl::query::testing

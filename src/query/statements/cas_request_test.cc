@@ -26,15 +26,8 @@ namespace {
 
 using testing::TempDirectory;
 
-cql::ModificationStatement ToModification(cql::Statement statement) {
-  if (auto* s = std::get_if<cql::InsertStatement>(&statement)) return std::move(*s);
-  if (auto* s = std::get_if<cql::UpdateStatement>(&statement)) return std::move(*s);
-  if (auto* s = std::get_if<cql::DeleteStatement>(&statement)) return std::move(*s);
-  ADD_FAILURE() << "not a modification statement";
-  return cql::InsertStatement{};
-}
-
-Bytes Int(int32_t v) { return types::EncodeInt(v); }
+using testing::Int;
+using testing::ToModification;
 
 protocol::QueryParameters Values(std::vector<Value> values) {
   protocol::QueryParameters params;

@@ -42,15 +42,8 @@ class CannedEngine final : public storage::Engine {
   mutable int reads = 0;
 };
 
-cql::ModificationStatement ToModification(cql::Statement statement) {
-  if (auto* s = std::get_if<cql::InsertStatement>(&statement)) return std::move(*s);
-  if (auto* s = std::get_if<cql::UpdateStatement>(&statement)) return std::move(*s);
-  if (auto* s = std::get_if<cql::DeleteStatement>(&statement)) return std::move(*s);
-  ADD_FAILURE() << "not a modification statement";
-  return cql::InsertStatement{};
-}
-
-Bytes Int(int32_t v) { return types::EncodeInt(v); }
+using testing::Int;
+using testing::ToModification;
 
 class ModificationTest : public testing::QueryTest {
  protected:

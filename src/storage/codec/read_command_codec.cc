@@ -11,7 +11,7 @@
 namespace sibyl::storage {
 namespace {
 
-constexpr uint8_t kFormatVersion = 1;
+constexpr uint8_t kReadCommandFormatVersion = 1;
 
 constexpr uint8_t kCommandReversed = 1;
 constexpr uint8_t kCommandHasColumns = 2;
@@ -27,7 +27,7 @@ constexpr uint8_t kPositionFlags = 3;
 
 constexpr uint8_t kResultHasNext = 1;
 constexpr uint8_t kPartitionHasStatic = 1;
-constexpr uint8_t kCellHasPath = 1;
+constexpr uint8_t kReadCellHasPath = 1;
 
 // ---- writing ----
 
@@ -64,7 +64,7 @@ void WriteRow(Bytes& out, const ReadRow& row) {
   Signed(out, row.marker.local_expiration_time);
   Unsigned(out, row.cells.size());
   for (const ReadCell& cell : row.cells) {
-    U8(out, cell.path ? kCellHasPath : 0);
+    U8(out, cell.path ? kReadCellHasPath : 0);
     Blob(out, cell.column);
     if (cell.path) Blob(out, *cell.path);
     Blob(out, cell.value);
@@ -82,7 +82,7 @@ class ReadCommandReader : public SerialReader {
 
   void Version() {
     const uint8_t version = U8();
-    if (version != kFormatVersion) Fail("unknown version " + std::to_string(version));
+    if (version != kReadCommandFormatVersion) Fail("unknown version " + std::to_string(version));
   }
   void End() const {
     if (!at_end()) Fail(std::to_string(remaining()) + " bytes left over");
@@ -129,9 +129,9 @@ class ReadCommandReader : public SerialReader {
     row.marker.local_expiration_time = Int32();
     for (size_t i = 0, n = Count(); i < n; ++i) {
       ReadCell& cell = row.cells.emplace_back();
-      const uint8_t flags = Flags(kCellHasPath);
+      const uint8_t flags = Flags(kReadCellHasPath);
       cell.column = Blob();
-      if (flags & kCellHasPath) cell.path = Blob();
+      if (flags & kReadCellHasPath) cell.path = Blob();
       cell.value = Blob();
       cell.timestamp = Signed();
       cell.ttl = Int32();
@@ -144,7 +144,7 @@ class ReadCommandReader : public SerialReader {
 }  // namespace
 
 void SerializeReadCommand(const ReadCommand& command, Bytes& out) {
-  U8(out, kFormatVersion);
+  U8(out, kReadCommandFormatVersion);
   out.append(command.table_id.View());
   const bool named = !command.partitions.empty();
   U8(out, (command.reversed ? kCommandReversed : 0) | (command.columns ? kCommandHasColumns : 0) |
@@ -222,7 +222,7 @@ ReadCommand DeserializeReadCommand(BytesView bytes) {
 }
 
 void SerializeReadResult(const ReadResult& result, Bytes& out) {
-  U8(out, kFormatVersion);
+  U8(out, kReadCommandFormatVersion);
   U8(out, result.next ? kResultHasNext : 0);
   Unsigned(out, result.partitions.size());
   for (const ReadPartition& partition : result.partitions) {

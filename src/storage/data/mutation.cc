@@ -39,7 +39,7 @@
 namespace sibyl::storage {
 namespace {
 
-constexpr uint8_t kFormatVersion = 1;
+constexpr uint8_t kMutationFormatVersion = 1;
 
 constexpr uint8_t kHasPartitionDeletion = 1;
 constexpr uint8_t kHasTimestamps = 2;
@@ -49,7 +49,7 @@ constexpr uint8_t kRowHasMarker = 2;
 constexpr uint8_t kRowHasDeletion = 4;
 
 constexpr uint8_t kCellKindMask = 3;
-constexpr uint8_t kCellHasPath = 4;
+constexpr uint8_t kCellWriteHasPath = 4;
 constexpr uint8_t kCellHasTimestamp = 8;
 constexpr uint8_t kCellHasTtl = 16;
 constexpr uint8_t kCellHasDeletionTime = 32;
@@ -158,7 +158,7 @@ CellWrite ReadCell(MutationReader& in) {
   if (flags & 0x80) MutationReader::Fail("unknown cell flags");
   cw.cell.kind = static_cast<Cell::Kind>(flags & kCellKindMask);
   cw.column = in.Blob();
-  if (flags & kCellHasPath) cw.path = in.Blob();
+  if (flags & kCellWriteHasPath) cw.path = in.Blob();
   if (flags & kCellHasTimestamp) cw.cell.timestamp = in.Timestamp();
   if (flags & kCellHasTtl) cw.cell.ttl = in.Int32();
   if (flags & kCellHasDeletionTime) cw.cell.local_deletion_time = in.LocalTime();
@@ -166,7 +166,7 @@ CellWrite ReadCell(MutationReader& in) {
   return cw;
 }
 
-RowWrite ReadRow(MutationReader& in) {
+RowWrite ReadRowWrite(MutationReader& in) {
   RowWrite row;
   const uint8_t flags = in.U8();
   if (flags & ~(kRowStatic | kRowHasMarker | kRowHasDeletion))
@@ -198,7 +198,7 @@ RowWrite ReadRow(MutationReader& in) {
 void Mutation::SerializeTo(Bytes& out) const {
   const std::optional<int64_t> base = MinTimestamp(*this);
   Writer w(out, base.value_or(0));
-  w.U8(kFormatVersion);
+  w.U8(kMutationFormatVersion);
   out.append(table_id.View());
   AppendBE64(out, static_cast<uint64_t>(partition.token));
   w.Blob(partition.key);
@@ -241,7 +241,7 @@ void Mutation::SerializeTo(Bytes& out) const {
       const bool has_ttl = c.ttl != 0;
       const bool has_ldt = c.local_deletion_time != kNoDeletionTime;
       const bool has_value = !c.value.empty();
-      w.U8(static_cast<uint8_t>(static_cast<uint8_t>(c.kind) | (cw.path ? kCellHasPath : 0) |
+      w.U8(static_cast<uint8_t>(static_cast<uint8_t>(c.kind) | (cw.path ? kCellWriteHasPath : 0) |
                                 (has_ts ? kCellHasTimestamp : 0) | (has_ttl ? kCellHasTtl : 0) |
                                 (has_ldt ? kCellHasDeletionTime : 0) |
                                 (has_value ? kCellHasValue : 0)));
@@ -258,9 +258,10 @@ void Mutation::SerializeTo(Bytes& out) const {
 Mutation Mutation::Deserialize(BytesView bytes) {
   MutationReader in(bytes);
   const uint8_t version = in.U8();
-  if (version != kFormatVersion) {
+  if (version != kMutationFormatVersion) {
     throw std::runtime_error("Unsupported serialized mutation version " + std::to_string(version) +
-                             " (this Sibyl reads version " + std::to_string(kFormatVersion) + ")");
+                             " (this Sibyl reads version " +
+                             std::to_string(kMutationFormatVersion) + ")");
   }
   Mutation m;
   m.table_id = types::Uuid::FromBytes(in.Fixed(16));
@@ -281,7 +282,7 @@ Mutation Mutation::Deserialize(BytesView bytes) {
   }
   const size_t rows = in.Count();
   m.rows.reserve(rows);
-  for (size_t i = 0; i < rows; ++i) m.rows.push_back(ReadRow(in));
+  for (size_t i = 0; i < rows; ++i) m.rows.push_back(ReadRowWrite(in));
   if (!in.at_end()) MutationReader::Fail("trailing bytes");
   return m;
 }
