@@ -12,8 +12,8 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 packages=(
-  # toolchain
-  build-essential cmake pkg-config clang libclang-rt-14-dev
+  # toolchain; Ninja, lld and ccache make builds faster (scripts/build.sh, CMakeLists.txt)
+  build-essential cmake pkg-config clang libclang-rt-14-dev ninja-build lld ccache
   # libraries
   libboost-dev librocksdb-dev liblz4-dev libsnappy-dev zlib1g-dev libssl-dev
   libyaml-cpp-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
@@ -23,6 +23,8 @@ packages=(
   libedit-dev
   # integration tests: the DataStax Python driver with its compressors
   python3 python3-cassandra python3-pytest python3-lz4 python3-snappy
+  # ... spread over several workers (scripts/test.sh)
+  python3-pytest-xdist
   # integration tests: Prometheus' own parser of the /metrics text (test_metrics.py)
   python3-prometheus-client
   # integration tests: gocql 1.3.2 (its dependencies come with it) and Go 1.19
