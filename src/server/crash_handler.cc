@@ -51,6 +51,42 @@ void WriteLogLine(std::FILE* out, const std::string& message) {
                static_cast<long long>(millis), message.c_str());
 }
 
+void PrintSourceLine(std::FILE* out, const backward::ResolvedTrace::SourceLoc& where) {
+  std::fprintf(out, "Source \"%s\", line %u, in %s", where.filename.c_str(), where.line,
+               where.function.c_str());
+}
+
+// The frames, oldest first, as backward-cpp's Printer lays them out. A frame
+// with no inlined calls is named from the symbol table (the function holding
+// the address), not from the debug information: clang's line-tables-only
+// information, which the sanitizer build carries, can name another function
+// there.
+void PrintTrace(backward::StackTrace& trace, std::FILE* out) {
+  backward::TraceResolver resolver;
+  resolver.load_stacktrace(trace);
+  std::fprintf(out, "Stack trace (most recent call last):\n");
+  for (size_t i = trace.size(); i-- > 0;) {
+    backward::ResolvedTrace frame = resolver.resolve(trace[i]);
+    if (frame.inliners.empty() && !frame.object_function.empty()) {
+      frame.source.function = frame.object_function;
+    }
+    std::fprintf(out, "#%-3zu", i);
+    if (frame.source.filename.empty()) {
+      std::fprintf(out, "  Object \"%s\", at %p, in %s\n", frame.object_filename.c_str(),
+                   frame.addr, frame.object_function.c_str());
+      continue;
+    }
+    for (const auto& inliner : frame.inliners) {
+      std::fprintf(out, "| ");
+      PrintSourceLine(out, inliner);
+      std::fprintf(out, "\n    ");
+    }
+    std::fprintf(out, "  ");
+    PrintSourceLine(out, frame.source);
+    std::fprintf(out, " [%p]\n", frame.addr);
+  }
+}
+
 void OnFatalSignal(int signal_number, siginfo_t* info, void* context) {
   std::FILE* out = stdout;
   std::string what = std::string("Fatal signal SIG") + sigabbrev_np(signal_number) + " (" +
@@ -68,11 +104,7 @@ void OnFatalSignal(int signal_number, siginfo_t* info, void* context) {
   backward::StackTrace trace;
   void* pc = reinterpret_cast<void*>(ucontext->uc_mcontext.gregs[REG_RIP]);
   trace.load_from(pc, 64, ucontext, info->si_addr);
-  backward::Printer printer;
-  printer.snippet = false;
-  printer.color_mode = backward::ColorMode::never;
-  printer.address = true;
-  printer.print(trace, out);
+  PrintTrace(trace, out);
   std::fputc('\n', out);
   std::fflush(out);
   // SA_RESETHAND restored the default action: end the process as the signal would have.
