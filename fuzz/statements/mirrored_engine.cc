@@ -131,6 +131,10 @@ void MirroredEngine::ApplyAll(const std::vector<const storage::Mutation*>& mutat
   OnBoth("ApplyAll", [&](storage::Engine& engine) { engine.ApplyAll(mutations); });
 }
 
+void MirroredEngine::ApplyAllSynced(const std::vector<const storage::Mutation*>& mutations) {
+  OnBoth("ApplyAllSynced", [&](storage::Engine& engine) { engine.ApplyAllSynced(mutations); });
+}
+
 void MirroredEngine::Truncate(const types::Uuid& table_id) {
   OnBoth("Truncate", [&](storage::Engine& engine) { engine.Truncate(table_id); });
 }

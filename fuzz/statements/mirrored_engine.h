@@ -44,6 +44,7 @@ class MirroredEngine final : public storage::Engine {
   void SyncTables(const std::vector<storage::TableLayout>& tables) override;
   void Apply(const storage::Mutation& mutation) override;
   void ApplyAll(const std::vector<const storage::Mutation*>& mutations) override;
+  void ApplyAllSynced(const std::vector<const storage::Mutation*>& mutations) override;
   storage::ReadResult Read(const storage::ReadCommand& command) const override;
   // RocksDB's answer, not compared: the unfiltered answers of two engines
   // holding the same writes may differ (RocksDB's compaction turns expired

@@ -89,6 +89,9 @@ class BorrowedEngine final : public storage::Engine {
   void ApplyAll(const std::vector<const storage::Mutation*>& mutations) override {
     engine_.ApplyAll(mutations);
   }
+  void ApplyAllSynced(const std::vector<const storage::Mutation*>& mutations) override {
+    engine_.ApplyAllSynced(mutations);
+  }
   storage::ReadResult Read(const storage::ReadCommand& command) const override {
     return engine_.Read(command);
   }

@@ -196,19 +196,35 @@ void IndexingEngine::SyncTables(const std::vector<TableLayout>& tables) {
 }
 
 void IndexingEngine::ApplyAll(const std::vector<const Mutation*>& mutations) {
+  Write(mutations, /*synced=*/false);
+}
+
+void IndexingEngine::ApplyAllSynced(const std::vector<const Mutation*>& mutations) {
+  Write(mutations, /*synced=*/true);
+}
+
+void IndexingEngine::WriteInner(const std::vector<const Mutation*>& mutations, bool synced) {
+  if (synced) {
+    inner_->ApplyAllSynced(mutations);
+  } else {
+    inner_->ApplyAll(mutations);
+  }
+}
+
+void IndexingEngine::Write(const std::vector<const Mutation*>& mutations, bool synced) {
   std::atomic<int64_t>& in_flight = writes_in_flight_[write_epoch_.load() & 1];
   ++in_flight;
   struct Landed {
     std::atomic<int64_t>& count;
     ~Landed() { --count; }
   } landed{in_flight};
-  if (!any_indexes_.load()) return inner_->ApplyAll(mutations);
+  if (!any_indexes_.load()) return WriteInner(mutations, synced);
   const auto current = catalog();
-  ApplyIndexed(mutations, *current);
+  ApplyIndexed(mutations, *current, synced);
 }
 
 void IndexingEngine::ApplyIndexed(const std::vector<const Mutation*>& mutations,
-                                  const Catalog& catalog) {
+                                  const Catalog& catalog, bool synced) {
   // The writes that may change entries or view rows, merged per partition:
   // a batch writing one partition twice reads it once.
   struct Touched {
@@ -236,7 +252,7 @@ void IndexingEngine::ApplyIndexed(const std::vector<const Mutation*>& mutations,
       storage::MergeMutation(same->write, Mutation(*mutation));
     }
   }
-  if (touched.empty()) return inner_->ApplyAll(mutations);
+  if (touched.empty()) return WriteInner(mutations, synced);
   if (views && router_ != nullptr) RefuseWhenOutboxFull();
 
   std::vector<std::pair<const types::Uuid*, const storage::PartitionKey*>> keys;
@@ -269,7 +285,7 @@ void IndexingEngine::ApplyIndexed(const std::vector<const Mutation*>& mutations,
   }
   std::vector<const Mutation*> all = mutations;
   for (const Mutation& m : derived_writes) all.push_back(&m);
-  inner_->ApplyAll(all);
+  WriteInner(all, synced);
 }
 
 void IndexingEngine::DeriveViewWrites(const IndexedTable& table, const Mutation& before,

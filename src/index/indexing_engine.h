@@ -103,6 +103,7 @@ class IndexingEngine final : public storage::Engine {
   void SyncTables(const std::vector<storage::TableLayout>& tables) override;
   void Apply(const storage::Mutation& mutation) override { ApplyAll({&mutation}); }
   void ApplyAll(const std::vector<const storage::Mutation*>& mutations) override;
+  void ApplyAllSynced(const std::vector<const storage::Mutation*>& mutations) override;
   storage::ReadResult Read(const storage::ReadCommand& command) const override;
   std::vector<storage::Mutation> ReadUnfiltered(const storage::ReadCommand& command) const override;
   void Truncate(const types::Uuid& table_id) override;
@@ -155,7 +156,12 @@ class IndexingEngine final : public storage::Engine {
   struct Catalog;
   struct Derived;
   std::shared_ptr<const Catalog> catalog() const;
-  void ApplyIndexed(const std::vector<const storage::Mutation*>& mutations, const Catalog& catalog);
+  // ApplyAll and ApplyAllSynced (`synced`).
+  void Write(const std::vector<const storage::Mutation*>& mutations, bool synced);
+  void ApplyIndexed(const std::vector<const storage::Mutation*>& mutations, const Catalog& catalog,
+                    bool synced);
+  // The inner engine's ApplyAll or ApplyAllSynced.
+  void WriteInner(const std::vector<const storage::Mutation*>& mutations, bool synced);
   void ForgetDropped(const Catalog& previous, const Catalog& next);
   void LoadBuildStates(const std::vector<Derived>& fresh);
   void BuildLoop();

@@ -11,13 +11,14 @@ namespace {
 constexpr const char* kOnlyInsert =
     "Only INSERT of keyspace_name and table_name into system_views.flushes asks for a flush";
 
-// The stored column families of `table`: its own and its indexes'. None for
-// a table the engine does not store.
+// The stored column families of `table`: its own and its stored indexes'
+// (not, say, system.paxos's custom index, which Cassandra keeps and Sibyl
+// does not). None for a table the engine does not store.
 std::vector<types::Uuid> FamiliesOf(const TableMetadata& table) {
   std::vector<types::Uuid> ids;
   if (!IsStoredTable(table)) return ids;
   ids.push_back(table.id);
-  for (const IndexMetadata& index : table.indexes) ids.push_back(index.id);
+  for (const storage::IndexLayout& index : MakeTableLayout(table).indexes) ids.push_back(index.id);
   return ids;
 }
 

@@ -156,7 +156,9 @@ storage::ViewLayout MakeViewLayout(const schema::TableMetadata& base,
 }
 
 bool IsStoredTable(const schema::TableMetadata& table) {
-  return !table.is_virtual && !schema::IsSystemKeyspace(table.keyspace);
+  if (table.is_virtual) return false;
+  if (!schema::IsSystemKeyspace(table.keyspace)) return true;
+  return table.keyspace == "system" && table.name == "paxos";
 }
 
 std::string CompactionName(const schema::TableParams& params) {

@@ -5,10 +5,12 @@
 // column family (gc_grace_seconds, bloom_filter_fp_chance, compaction and
 // compression). storage/ knows no schema, so the mapping lives here.
 //
-// Which tables are stored: every table of a user keyspace. Virtual tables
-// produce their rows from live state, and the tables of the system
-// keyspaces (system, system_schema, system_auth, system_distributed,
-// system_traces) are answered from the schema and node state today.
+// Which tables are stored: every table of a user keyspace, and
+// system.paxos (each replica's Paxos state, cluster/paxos/paxos_store.h).
+// Virtual tables produce their rows from live state, and the other tables
+// of the system keyspaces (system, system_schema, system_auth,
+// system_distributed, system_traces) are answered from the schema and node
+// state today.
 
 #include <vector>
 

@@ -365,6 +365,7 @@ class FailingEngine final : public storage::Engine {
   void SyncTables(const std::vector<storage::TableLayout>&) override {}
   void Apply(const storage::Mutation&) override {}
   void ApplyAll(const std::vector<const storage::Mutation*>&) override {}
+  void ApplyAllSynced(const std::vector<const storage::Mutation*>&) override {}
   storage::ReadResult Read(const storage::ReadCommand&) const override {
     fail_();
     return {};

@@ -108,6 +108,10 @@ class Engine {
   virtual void Apply(const Mutation& mutation) = 0;
   // Applies several mutations (of any tables) as one atomic write.
   virtual void ApplyAll(const std::vector<const Mutation*>& mutations) = 0;
+  // As ApplyAll, and fsynced before it returns whatever the sync mode: what
+  // must survive a crash from the moment it is acknowledged (a Paxos
+  // promise or acceptance, cluster/paxos/paxos_store.h).
+  virtual void ApplyAllSynced(const std::vector<const Mutation*>& mutations) = 0;
 
   // Reconciled, live data. Throws std::runtime_error for an unknown table.
   virtual ReadResult Read(const ReadCommand& command) const = 0;

@@ -19,12 +19,12 @@
 namespace sibyl::cluster::testing {
 namespace {
 
-struct Ring {
+struct RingShape {
   int nodes;
   std::string replication_factor;
 };
 
-SimulatedClusterOptions Options(const Ring& ring) {
+SimulatedClusterOptions Options(const RingShape& ring) {
   SimulatedClusterOptions options;
   options.nodes = ring.nodes;
   options.num_tokens = 4;
@@ -35,7 +35,7 @@ SimulatedClusterOptions Options(const Ring& ring) {
   return options;
 }
 
-class ViewsOnRingTest : public ::testing::TestWithParam<Ring> {
+class ViewsOnRingTest : public ::testing::TestWithParam<RingShape> {
  protected:
   ViewsOnRingTest() : cluster_(Options(GetParam())), tables_(MakeViewTables(cluster_)) {
     AddViewToEveryNode(cluster_, tables_);
@@ -112,8 +112,8 @@ TEST_P(ViewsOnRingTest, EveryViewReplicaAndNoOtherNodeHoldsTheViewRows) {
 // base write's batch and nothing waits in an outbox. Five nodes at RF=3 and
 // four at RF=2 pair base and view replicas across the ring.
 INSTANTIATE_TEST_SUITE_P(Rings, ViewsOnRingTest,
-                         ::testing::Values(Ring{3, "3"}, Ring{5, "3"}, Ring{4, "2"}),
-                         [](const ::testing::TestParamInfo<Ring>& info) {
+                         ::testing::Values(RingShape{3, "3"}, RingShape{5, "3"}, RingShape{4, "2"}),
+                         [](const ::testing::TestParamInfo<RingShape>& info) {
                            return std::to_string(info.param.nodes) + "NodesRf" +
                                   info.param.replication_factor;
                          });

@@ -52,6 +52,9 @@ class RecordingEngine final : public storage::Engine {
     for (const auto* m : mutations) group.push_back(*m);
     applied_.push_back(std::move(group));
   }
+  void ApplyAllSynced(const std::vector<const storage::Mutation*>& mutations) override {
+    ApplyAll(mutations);
+  }
   storage::ReadResult Read(const storage::ReadCommand& command) const override {
     reads_.push_back(command);
     return result_;

@@ -83,16 +83,20 @@ TEST_F(StorageLayoutTest, OptionsMapToEngineSettings) {
   EXPECT_EQ(Layout("deflate").options.compression, "deflate");
 }
 
-TEST_F(StorageLayoutTest, OnlyUserTablesAreStored) {
+TEST_F(StorageLayoutTest, UserTablesAndPaxosStateAreStored) {
   Run("CREATE TABLE ks.t (k int PRIMARY KEY)");
   const schema::SchemaPtr schema = store_.snapshot();
   EXPECT_TRUE(schema::IsStoredTable(*schema->FindTable("ks", "t")));
+  EXPECT_TRUE(schema::IsStoredTable(*schema->FindTable("system", "paxos")));
   EXPECT_FALSE(schema::IsStoredTable(*schema->FindTable("system", "local")));
   EXPECT_FALSE(schema::IsStoredTable(*schema->FindTable("system_auth", "roles")));
   EXPECT_FALSE(schema::IsStoredTable(*schema->FindTable("system_views", "settings")));
-  const std::vector<storage::TableLayout> layouts = schema::StoredTableLayouts(*schema);
-  ASSERT_EQ(layouts.size(), 1u);
-  EXPECT_EQ(layouts[0].name, "t");
+  std::vector<std::string> stored;
+  for (const storage::TableLayout& layout : schema::StoredTableLayouts(*schema)) {
+    stored.push_back(layout.keyspace + "." + layout.name);
+  }
+  std::sort(stored.begin(), stored.end());
+  EXPECT_EQ(stored, (std::vector<std::string>{"ks.t", "system.paxos"}));
 }
 
 }  // namespace

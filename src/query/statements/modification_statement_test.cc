@@ -26,6 +26,7 @@ class CannedEngine final : public storage::Engine {
   void SyncTables(const std::vector<storage::TableLayout>&) override {}
   void Apply(const Mutation&) override {}
   void ApplyAll(const std::vector<const Mutation*>&) override {}
+  void ApplyAllSynced(const std::vector<const Mutation*>&) override {}
   storage::ReadResult Read(const storage::ReadCommand& command) const override {
     last_command = command;
     ++reads;

@@ -143,6 +143,10 @@ class ReferenceEngine final : public Engine {
   void SyncTables(const std::vector<TableLayout>& tables) override;
   void Apply(const Mutation& mutation) override;
   void ApplyAll(const std::vector<const Mutation*>& mutations) override;
+  // In memory: as durable as ApplyAll.
+  void ApplyAllSynced(const std::vector<const Mutation*>& mutations) override {
+    ApplyAll(mutations);
+  }
   ReadResult Read(const ReadCommand& command) const override;
   std::vector<Mutation> ReadUnfiltered(const ReadCommand& command) const override;
   void Truncate(const types::Uuid& table_id) override;

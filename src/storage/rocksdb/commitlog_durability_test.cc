@@ -16,6 +16,7 @@
 #include <string>
 
 #include "storage/engine.h"
+#include "storage/rocksdb/commitlog_syncer.h"
 #include "storage/storage_test_util.h"
 
 namespace sibyl::storage {
@@ -109,6 +110,39 @@ TEST_P(CommitlogDurabilityTest, AcknowledgedWritesSurviveSigkill) {
     }
   }
   for (int32_t i = 0; i <= acknowledged; ++i) EXPECT_TRUE(found[i]) << "lost write " << i;
+}
+
+// A SIGKILL keeps the OS's buffers, so it cannot tell a synced write from
+// another: what is checked is that such a write asks RocksDB to fsync it in
+// every mode, and lands as ApplyAll's would.
+TEST_P(CommitlogDurabilityTest, SyncedWritesAreFsyncedInEveryMode) {
+  ScratchDir dir;
+  std::filesystem::create_directories(dir.path());
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  std::unique_ptr<rocksdb::DB> db;
+  {
+    rocksdb::DB* opened = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, dir.path() / "db", &opened).ok());
+    db.reset(opened);
+  }
+  {
+    CommitlogSyncer syncer(*db, {.directory = dir.path(), .sync = GetParam()});
+    EXPECT_TRUE(syncer.write_options(/*synced=*/true).sync);
+    EXPECT_EQ(syncer.write_options(/*synced=*/false).sync, GetParam() == CommitlogSync::kBatch);
+  }
+  db.reset();
+
+  ManualClock clock(int64_t{kNow} * 1'000'000);
+  TableLayout table = MakeTable(1);
+  auto engine = Engine::Open({.directory = dir.path() / "engine", .sync = GetParam()}, clock);
+  engine->SyncTables({table});
+  const Mutation first = WriteNumber(table, 1);
+  const Mutation second = WriteNumber(table, 2);
+  engine->ApplyAllSynced({&first, &second});
+  size_t rows = 0;
+  for (const auto& p : engine->Read(ScanOf(table, kNow)).partitions) rows += p.rows.size();
+  EXPECT_EQ(rows, 2u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, CommitlogDurabilityTest,

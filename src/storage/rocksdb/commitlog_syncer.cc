@@ -25,9 +25,9 @@ CommitlogSyncer::~CommitlogSyncer() {
   (void)SyncWal();  // best effort at a clean close; Open recovers either way
 }
 
-rocksdb::WriteOptions CommitlogSyncer::write_options() const {
+rocksdb::WriteOptions CommitlogSyncer::write_options(bool synced) const {
   rocksdb::WriteOptions options;
-  options.sync = mode_ == CommitlogSync::kBatch;
+  options.sync = synced || mode_ == CommitlogSync::kBatch;
   return options;
 }
 

@@ -36,7 +36,12 @@ class CommitlogSyncer {
   CommitlogSyncer(const CommitlogSyncer&) = delete;
   CommitlogSyncer& operator=(const CommitlogSyncer&) = delete;
 
-  rocksdb::WriteOptions write_options() const;
+  // A write's options: fsynced before it returns in batch mode, or when
+  // `synced` (Engine::ApplyAllSynced) whatever the mode.
+  rocksdb::WriteOptions write_options(bool synced) const;
+  // Whether a write made with write_options(synced) must still
+  // AwaitDurable: not when it was fsynced itself.
+  bool needs_await(bool synced) const { return !synced || mode_ != CommitlogSync::kGroup; }
   // Called after every successful write: returns once the write is as
   // durable as the mode promises. Throws std::runtime_error when an fsync
   // failed (the write may not be durable).

@@ -223,13 +223,21 @@ void RocksDbEngine::SyncTables(const std::vector<TableLayout>& layouts) {
   }
 }
 
-void RocksDbEngine::Write(rocksdb::WriteBatch& batch) {
-  Check(db_->Write(syncer_->write_options(), &batch), "write");
+void RocksDbEngine::Write(rocksdb::WriteBatch& batch, bool synced) {
+  Check(db_->Write(syncer_->write_options(synced), &batch), "write");
 }
 
 void RocksDbEngine::Apply(const Mutation& mutation) { ApplyAll({&mutation}); }
 
 void RocksDbEngine::ApplyAll(const std::vector<const Mutation*>& mutations) {
+  Write(mutations, /*synced=*/false);
+}
+
+void RocksDbEngine::ApplyAllSynced(const std::vector<const Mutation*>& mutations) {
+  Write(mutations, /*synced=*/true);
+}
+
+void RocksDbEngine::Write(const std::vector<const Mutation*>& mutations, bool synced) {
   DisablePerfCountingOnThisThread();
   const auto start = std::chrono::steady_clock::now();
   // The tables written, each once (a batch's mutations of one table come
@@ -253,9 +261,9 @@ void RocksDbEngine::ApplyAll(const std::vector<const Mutation*>& mutations) {
       if (written.empty() || written.back() != table.activity) written.push_back(table.activity);
     }
     if (batch.Count() == 0) return;
-    Write(batch);
+    Write(batch, synced);
   }
-  syncer_->AwaitDurable();
+  if (syncer_->needs_await(synced)) syncer_->AwaitDurable();
   const auto elapsed = std::chrono::steady_clock::now() - start;
   for (const auto& activity : written) activity->writes.Observe(elapsed);
 }

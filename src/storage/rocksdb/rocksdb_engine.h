@@ -35,6 +35,7 @@ class RocksDbEngine final : public Engine {
   void SyncTables(const std::vector<TableLayout>& tables) override;
   void Apply(const Mutation& mutation) override;
   void ApplyAll(const std::vector<const Mutation*>& mutations) override;
+  void ApplyAllSynced(const std::vector<const Mutation*>& mutations) override;
   ReadResult Read(const ReadCommand& command) const override;
   std::vector<Mutation> ReadUnfiltered(const ReadCommand& command) const override;
   void Truncate(const types::Uuid& table_id) override;
@@ -70,7 +71,10 @@ class RocksDbEngine final : public Engine {
   void CreateFamily(const std::string& name, Table& table);
   void DropFamily(Table& table);
   void StoreOptions(const std::string& name, const StorageOptions* options);
-  void Write(rocksdb::WriteBatch& batch);
+  // `synced`: fsynced before it returns, whatever the sync mode.
+  void Write(rocksdb::WriteBatch& batch, bool synced);
+  // ApplyAll and ApplyAllSynced.
+  void Write(const std::vector<const Mutation*>& mutations, bool synced);
   // Flushes the tables' memtables, syncs the commit log, then refreshes
   // their ledgers. Takes mutex_ shared.
   void FlushTables(const std::vector<types::Uuid>& ids);

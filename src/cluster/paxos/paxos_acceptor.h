@@ -1,0 +1,71 @@
+#pragma once
+// The replica side of Paxos for lightweight transactions (Cassandra's
+// PaxosState.prepare / propose / commit), per partition of a table, over
+// the state in system.paxos (paxos_store.h):
+//
+//   Prepare(b)  promises b when b is above every ballot promised and the
+//               last committed one; answers with the proposal accepted and
+//               not committed, and the last commit, either way.
+//   Propose(p)  accepts p when its ballot is at least the one promised and
+//               above the last committed one.
+//   Commit(d)   applies the decision's update and records it, forgetting
+//               the accepted proposal unless that is newer.
+//
+// A refusal names the ballot that beat the request: the coordinator's next
+// ballot must exceed it. Promises and acceptances are on disk (fsynced)
+// before these return.
+//
+// Thread-safety: every method may be called from any thread; those on one
+// partition are serialized by a per-partition lock held across the state's
+// read and write (which may wait for an fsync: only that partition's other
+// Paxos requests wait).
+
+#include <optional>
+
+#include "cluster/paxos/ballot.h"
+#include "cluster/paxos/paxos_store.h"
+#include "common/clock.h"
+#include "storage/engine.h"
+#include "storage/partition_locks.h"
+
+namespace sibyl::cluster::paxos {
+
+struct PrepareResponse {
+  bool promised = false;
+  // When refused: the ballot that beat it (promised, or last committed).
+  Ballot refused_by;
+  std::optional<Proposal> accepted;   // accepted here and not yet committed
+  std::optional<Proposal> committed;  // the last decision committed here
+  friend bool operator==(const PrepareResponse&, const PrepareResponse&) = default;
+};
+
+struct ProposeResponse {
+  bool accepted = false;
+  Ballot refused_by;  // when refused
+  friend bool operator==(const ProposeResponse&, const ProposeResponse&) = default;
+};
+
+class PaxosAcceptor {
+ public:
+  // Both must outlive the acceptor; `engine` stores system.paxos.
+  PaxosAcceptor(storage::Engine& engine, Clock& clock) : store_(engine), clock_(clock) {}
+
+  // REQUIRES: !ballot.is_null().
+  [[nodiscard]] PrepareResponse Prepare(const types::Uuid& table_id,
+                                        const storage::PartitionKey& key, const Ballot& ballot);
+  [[nodiscard]] ProposeResponse Propose(const Proposal& proposal);
+  void Commit(const Proposal& decision);
+
+  // The partition's state as stored (tests, SERIAL reads' repair).
+  [[nodiscard]] PaxosState Load(const types::Uuid& table_id,
+                                const storage::PartitionKey& key) const {
+    return store_.Load(table_id, key, clock_.NowSeconds());
+  }
+
+ private:
+  PaxosStore store_;
+  Clock& clock_;
+  storage::PartitionLocks locks_;
+};
+
+}  // namespace sibyl::cluster::paxos

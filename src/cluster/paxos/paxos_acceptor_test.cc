@@ -1,0 +1,183 @@
+// The acceptor's rules against both engines, over system.paxos as the
+// schema lays it out: what is promised, accepted and committed, what
+// refuses and why, what a restart keeps, and what SELECT would show.
+
+#include "cluster/paxos/paxos_acceptor.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "schema/storage_layout.h"
+#include "schema/system_keyspaces.h"
+#include "storage/reference/reference_engine.h"
+#include "storage/storage_test_util.h"
+
+namespace sibyl::cluster::paxos {
+namespace {
+
+using namespace sibyl::storage;           // NOLINT: the engine's types
+using namespace sibyl::storage::testing;  // NOLINT: its test helpers
+
+TableLayout PaxosLayout() {
+  const schema::SchemaPtr schema = schema::MakeInitialSchema();
+  return schema::MakeTableLayout(*schema->FindTable("system", "paxos"));
+}
+
+Ballot B(int64_t micros, uint64_t node = 1) { return Ballot::Make(micros, node); }
+
+class PaxosAcceptorTest : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override { Open(); }
+
+  void Open() {
+    acceptor_.reset();
+    engine_.reset();
+    if (GetParam()) {
+      engine_ = Engine::Open({.directory = dir_.path()}, clock_);
+    } else {
+      engine_ = std::make_unique<ReferenceEngine>();
+    }
+    engine_->SyncTables({table_, PaxosLayout()});
+    acceptor_ = std::make_unique<PaxosAcceptor>(*engine_, clock_);
+  }
+
+  // v = value in row (pk 1, c 1), written at the ballot's microsecond.
+  Proposal Propose(const Ballot& ballot, int32_t value) {
+    Mutation update = MutationOf(table_, 1);
+    Set(RowOf(update, 1), "v", Live(ballot.micros(), Int(value)));
+    return {ballot, update};
+  }
+  PrepareResponse Prepare(const Ballot& ballot) {
+    return acceptor_->Prepare(table_.id, MutationOf(table_, 1).partition, ballot);
+  }
+  std::optional<Bytes> StoredValue() {
+    const ReadResult result = engine_->Read(ReadOf(table_, {1}, kNow));
+    if (result.partitions.empty() || result.partitions[0].rows.empty()) return std::nullopt;
+    return result.partitions[0].rows[0].cells.at(0).value;
+  }
+
+  ScratchDir dir_;
+  ManualClock clock_{int64_t{kNow} * 1'000'000};
+  TableLayout table_ = MakeTable(1);
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<PaxosAcceptor> acceptor_;
+};
+
+TEST_P(PaxosAcceptorTest, PromisesOnlyBallotsAboveEveryEarlierPromise) {
+  EXPECT_EQ(Prepare(B(100)), (PrepareResponse{.promised = true}));
+  EXPECT_EQ(Prepare(B(100)), (PrepareResponse{.promised = false, .refused_by = B(100)}));
+  EXPECT_EQ(Prepare(B(99)), (PrepareResponse{.promised = false, .refused_by = B(100)}));
+  // The same microsecond from a node with larger bits is a larger ballot.
+  EXPECT_TRUE(Prepare(B(100, 2)).promised);
+  EXPECT_EQ(Prepare(B(100, 1)).refused_by, B(100, 2));
+  EXPECT_TRUE(Prepare(B(101)).promised);
+}
+
+TEST_P(PaxosAcceptorTest, AcceptsThePromisedBallotOrALaterOne) {
+  ASSERT_TRUE(Prepare(B(100)).promised);
+  EXPECT_EQ(acceptor_->Propose(Propose(B(99), 1)),
+            (ProposeResponse{.accepted = false, .refused_by = B(100)}));
+  EXPECT_TRUE(acceptor_->Propose(Propose(B(100), 1)).accepted);
+  // Accepting 105 promises it: 103 may no longer be promised or accepted.
+  EXPECT_TRUE(acceptor_->Propose(Propose(B(105), 2)).accepted);
+  EXPECT_EQ(Prepare(B(103)).refused_by, B(105));
+  EXPECT_FALSE(acceptor_->Propose(Propose(B(103), 3)).accepted);
+  // Nothing reaches the table before a commit.
+  EXPECT_EQ(StoredValue(), std::nullopt);
+}
+
+TEST_P(PaxosAcceptorTest, APrepareReportsWhatWasAcceptedAndCommitted) {
+  ASSERT_TRUE(Prepare(B(100)).promised);
+  ASSERT_TRUE(acceptor_->Propose(Propose(B(100), 1)).accepted);
+  PrepareResponse response = Prepare(B(110));
+  EXPECT_TRUE(response.promised);
+  EXPECT_EQ(response.accepted, Propose(B(100), 1));
+  EXPECT_EQ(response.committed, std::nullopt);
+  // Refused, it still says what it holds.
+  response = Prepare(B(105));
+  EXPECT_FALSE(response.promised);
+  EXPECT_EQ(response.accepted, Propose(B(100), 1));
+}
+
+TEST_P(PaxosAcceptorTest, ACommitAppliesTheUpdateAndForgetsTheAcceptedProposal) {
+  ASSERT_TRUE(Prepare(B(100)).promised);
+  ASSERT_TRUE(acceptor_->Propose(Propose(B(100), 7)).accepted);
+  acceptor_->Commit(Propose(B(100), 7));
+  EXPECT_EQ(StoredValue(), Int(7));
+  const PrepareResponse response = Prepare(B(120));
+  EXPECT_TRUE(response.promised);
+  EXPECT_EQ(response.accepted, std::nullopt);
+  EXPECT_EQ(response.committed, Propose(B(100), 7));
+}
+
+TEST_P(PaxosAcceptorTest, ACommitKeepsANewerAcceptedProposal) {
+  ASSERT_TRUE(acceptor_->Propose(Propose(B(100), 1)).accepted);
+  ASSERT_TRUE(acceptor_->Propose(Propose(B(200), 2)).accepted);
+  acceptor_->Commit(Propose(B(100), 1));  // a late commit of the earlier decision
+  const PaxosState state = acceptor_->Load(table_.id, MutationOf(table_, 1).partition);
+  EXPECT_EQ(state.accepted, Propose(B(200), 2));
+  EXPECT_EQ(state.committed, Propose(B(100), 1));
+}
+
+TEST_P(PaxosAcceptorTest, AProposalOfTheCommitsMicrosecondOutlivesItsDeletion) {
+  // Committed at 100 by node 1; node 2's ballot of the same microsecond is
+  // larger and accepted afterwards: the commit's deletion must not hide it.
+  ASSERT_TRUE(acceptor_->Propose(Propose(B(100, 1), 1)).accepted);
+  acceptor_->Commit(Propose(B(100, 1), 1));
+  ASSERT_TRUE(acceptor_->Propose(Propose(B(100, 2), 2)).accepted);
+  const PaxosState state = acceptor_->Load(table_.id, MutationOf(table_, 1).partition);
+  EXPECT_EQ(state.accepted, Propose(B(100, 2), 2));
+  // And a proposal no newer than the commit is decided, not in progress.
+  acceptor_->Commit(Propose(B(100, 2), 2));
+  EXPECT_EQ(acceptor_->Load(table_.id, MutationOf(table_, 1).partition).accepted, std::nullopt);
+}
+
+TEST_P(PaxosAcceptorTest, RefusesBallotsNoNewerThanTheLastCommit) {
+  // A replica that missed the prepare still learns the decision.
+  acceptor_->Commit(Propose(B(300), 3));
+  EXPECT_EQ(Prepare(B(200)).refused_by, B(300));
+  EXPECT_EQ(acceptor_->Propose(Propose(B(300), 4)).refused_by, B(300));
+  EXPECT_TRUE(Prepare(B(301)).promised);
+}
+
+TEST_P(PaxosAcceptorTest, TheStateSurvivesAReopen) {
+  if (!GetParam()) GTEST_SKIP() << "the reference engine keeps nothing on disk";
+  ASSERT_TRUE(Prepare(B(100)).promised);
+  ASSERT_TRUE(acceptor_->Propose(Propose(B(150), 1)).accepted);
+  acceptor_->Commit(Propose(B(120), 9));
+  Open();
+  const PaxosState state = acceptor_->Load(table_.id, MutationOf(table_, 1).partition);
+  EXPECT_EQ(state.promised, B(150));
+  EXPECT_EQ(state.accepted, Propose(B(150), 1));
+  EXPECT_EQ(state.committed, Propose(B(120), 9));
+  EXPECT_EQ(StoredValue(), Int(9));
+}
+
+TEST_P(PaxosAcceptorTest, SystemPaxosHoldsCassandrasColumns) {
+  ASSERT_TRUE(Prepare(B(100)).promised);
+  ASSERT_TRUE(acceptor_->Propose(Propose(B(100), 1)).accepted);
+  ReadCommand command;
+  command.table_id = PaxosStore::TableId();
+  command.range = {};
+  command.now_seconds = kNow;
+  const ReadResult result = engine_->Read(command);
+  ASSERT_EQ(result.partitions.size(), 1u);
+  EXPECT_EQ(result.partitions[0].key.key, MutationOf(table_, 1).partition.key);
+  ASSERT_EQ(result.partitions[0].rows.size(), 1u);
+  const ReadRow& row = result.partitions[0].rows[0];
+  EXPECT_EQ(row.clustering, Clustering{table_.id.ToBytes()});
+  std::vector<std::string> columns;
+  for (const ReadCell& cell : row.cells) {
+    columns.push_back(cell.column);
+    EXPECT_EQ(cell.timestamp, 100) << cell.column;
+  }
+  EXPECT_EQ(columns, (std::vector<std::string>{"in_progress_ballot", "proposal", "proposal_ballot",
+                                               "proposal_version"}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, PaxosAcceptorTest, ::testing::Values(true, false),
+                         [](const auto& info) { return info.param ? "RocksDb" : "Reference"; });
+
+}  // namespace
+}  // namespace sibyl::cluster::paxos

@@ -1,0 +1,160 @@
+#include "cluster/paxos/paxos_store.h"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dht/token.h"
+#include "schema/table_builder.h"
+
+namespace sibyl::cluster::paxos {
+
+namespace {
+
+// The format of `proposal` and `most_recent_commit` (paxos_store.h).
+constexpr int32_t kPaxosValueVersion = 1;
+
+// system.paxos's partition for a partition of a user table: its row_key is
+// that partition's key.
+storage::PartitionKey PaxosPartition(const storage::PartitionKey& key) {
+  return {dht::Murmur3Token(key.key), key.key};
+}
+
+Bytes Int32Value(int32_t value) {
+  Bytes out(4, '\0');
+  for (int i = 0; i < 4; ++i)
+    out[i] = static_cast<char>(static_cast<uint32_t>(value) >> (24 - 8 * i));
+  return out;
+}
+
+Bytes BallotValue(const Ballot& ballot) { return ballot.ToUuid().ToBytes(); }
+
+Bytes ProposalValue(const Proposal& proposal) {
+  Bytes out = BallotValue(proposal.ballot);
+  proposal.update.SerializeTo(out);
+  return out;
+}
+
+storage::CellWrite LiveCell(const char* column, const Ballot& ballot, Bytes value) {
+  storage::Cell cell;
+  cell.timestamp = ballot.micros();
+  cell.value = std::move(value);
+  return {column, std::nullopt, std::move(cell)};
+}
+
+// Deleted just below `ballot`'s microsecond: a tombstone wins a tie with a
+// live cell, and a proposal accepted later at that very microsecond (with a
+// larger ballot) must survive it.
+storage::CellWrite DeletedBelow(const char* column, const Ballot& ballot, int32_t now_seconds) {
+  storage::Cell cell;
+  cell.kind = storage::Cell::Kind::kTombstone;
+  cell.timestamp = ballot.micros() - 1;
+  cell.local_deletion_time = now_seconds;
+  return {column, std::nullopt, std::move(cell)};
+}
+
+// The row of system.paxos for (table_id, key), with `cells`.
+storage::Mutation PaxosRow(const types::Uuid& table_id, const storage::PartitionKey& key,
+                           std::vector<storage::CellWrite> cells) {
+  storage::Mutation mutation;
+  mutation.table_id = PaxosStore::TableId();
+  mutation.partition = PaxosPartition(key);
+  storage::RowWrite& row = mutation.rows.emplace_back();
+  row.clustering = {table_id.ToBytes()};
+  row.cells = std::move(cells);
+  return mutation;
+}
+
+const Bytes* FindValue(const storage::ReadRow& row, std::string_view column) {
+  for (const storage::ReadCell& cell : row.cells) {
+    if (cell.column == column) return &cell.value;
+  }
+  return nullptr;
+}
+
+Ballot ParseBallot(const Bytes& value, std::string_view column) {
+  std::optional<Ballot> ballot;
+  if (value.size() == 16) ballot = Ballot::FromUuid(types::Uuid::FromBytes(value));
+  if (!ballot) throw std::runtime_error("system.paxos holds no ballot in " + std::string(column));
+  return *ballot;
+}
+
+std::optional<Proposal> ParseProposal(const storage::ReadRow& row, std::string_view column) {
+  const Bytes* value = FindValue(row, column);
+  if (value == nullptr) return std::nullopt;
+  if (value->size() < 16) {
+    throw std::runtime_error("system.paxos holds a truncated " + std::string(column));
+  }
+  Proposal proposal;
+  proposal.ballot = ParseBallot(value->substr(0, 16), column);
+  proposal.update = storage::Mutation::Deserialize(BytesView(*value).substr(16));
+  return proposal;
+}
+
+}  // namespace
+
+types::Uuid PaxosStore::TableId() { return schema::SystemTableId("system", "paxos"); }
+
+PaxosState PaxosStore::Load(const types::Uuid& table_id, const storage::PartitionKey& key,
+                            int32_t now_seconds) const {
+  storage::ReadCommand command;
+  command.table_id = TableId();
+  command.partitions = {PaxosPartition(key)};
+  command.slices = {storage::ClusteringSlice::Point({table_id.ToBytes()})};
+  command.now_seconds = now_seconds;
+  const storage::ReadResult result = engine_.Read(command);
+  PaxosState state;
+  if (result.partitions.empty() || result.partitions.front().rows.empty()) return state;
+  const storage::ReadRow& row = result.partitions.front().rows.front();
+  if (const Bytes* promised = FindValue(row, "in_progress_ballot")) {
+    state.promised = ParseBallot(*promised, "in_progress_ballot");
+  }
+  state.accepted = ParseProposal(row, "proposal");
+  state.committed = ParseProposal(row, "most_recent_commit");
+  // A proposal of the commit's microsecond outlives the commit's deletion
+  // of it (DeletedBelow); one no newer than the commit is decided.
+  if (state.accepted && state.committed && state.accepted->ballot <= state.committed->ballot) {
+    state.accepted.reset();
+  }
+  return state;
+}
+
+void PaxosStore::SavePromise(const types::Uuid& table_id, const storage::PartitionKey& key,
+                             const Ballot& ballot) {
+  const storage::Mutation row =
+      PaxosRow(table_id, key, {LiveCell("in_progress_ballot", ballot, BallotValue(ballot))});
+  engine_.ApplyAllSynced({&row});
+}
+
+void PaxosStore::SaveAccepted(const Proposal& proposal) {
+  const Ballot& ballot = proposal.ballot;
+  const storage::Mutation row =
+      PaxosRow(proposal.update.table_id, proposal.update.partition,
+               {LiveCell("in_progress_ballot", ballot, BallotValue(ballot)),
+                LiveCell("proposal", ballot, ProposalValue(proposal)),
+                LiveCell("proposal_ballot", ballot, BallotValue(ballot)),
+                LiveCell("proposal_version", ballot, Int32Value(kPaxosValueVersion))});
+  engine_.ApplyAllSynced({&row});
+}
+
+void PaxosStore::SaveCommitted(const Proposal& decision, bool forget_accepted,
+                               int32_t now_seconds) {
+  const Ballot& ballot = decision.ballot;
+  std::vector<storage::CellWrite> cells = {
+      LiveCell("most_recent_commit", ballot, ProposalValue(decision)),
+      LiveCell("most_recent_commit_at", ballot, BallotValue(ballot)),
+      LiveCell("most_recent_commit_version", ballot, Int32Value(kPaxosValueVersion))};
+  if (forget_accepted) {
+    cells.push_back(DeletedBelow("proposal", ballot, now_seconds));
+    cells.push_back(DeletedBelow("proposal_ballot", ballot, now_seconds));
+    cells.push_back(DeletedBelow("proposal_version", ballot, now_seconds));
+  }
+  const storage::Mutation row =
+      PaxosRow(decision.update.table_id, decision.update.partition, std::move(cells));
+  std::vector<const storage::Mutation*> write = {&row};
+  if (!decision.update.empty()) write.push_back(&decision.update);
+  engine_.ApplyAll(write);
+}
+
+}  // namespace sibyl::cluster::paxos
