@@ -247,7 +247,7 @@ pytest_suite() {
   if ((test_workers > 1)); then
     parallel=(-p xdist -n "$test_workers" --dist loadfile)
   fi
-  "$python" -m pytest "${parallel[@]}" --durations=10 tests/integration/python
+  "$python" -m pytest "${parallel[@]}" --durations=10 tests/integration/python tests/adversary
 }
 
 step_python() {
