@@ -1,11 +1,11 @@
 #include "cluster/paxos/ballot.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <fstream>
-#include <random>
 #include <string>
+
+#include "storage/storage_test_util.h"
 
 namespace sibyl::cluster::paxos {
 namespace {
@@ -14,19 +14,10 @@ namespace fs = std::filesystem;
 
 class BallotGeneratorTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::random_device entropy;
-    dir_ = fs::temp_directory_path() /
-           ("sibyl_ballots_" + std::to_string(::getpid()) + "_" + std::to_string(entropy()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(dir_, ignored);
-  }
-  fs::path file() const { return dir_ / "paxos_ballots"; }
+  void SetUp() override { fs::create_directories(dir_.path()); }
+  fs::path file() const { return dir_.path() / "paxos_ballots"; }
 
-  fs::path dir_;
+  storage::testing::ScratchDir dir_;
   ManualClock clock_{1'700'000'000'000'000};
 };
 
@@ -128,7 +119,8 @@ TEST_F(BallotGeneratorTest, RefusesABoundItCannotRead) {
 }
 
 TEST_F(BallotGeneratorTest, RefusesToHandOutABallotItCannotBound) {
-  const fs::path nowhere = dir_ / "missing" / "paxos_ballots";  // its directory does not exist
+  const fs::path nowhere =
+      dir_.path() / "missing" / "paxos_ballots";  // its directory does not exist
   BallotGenerator generator(clock_, 7, nowhere);
   try {
     (void)generator.Next();

@@ -7,6 +7,7 @@
 
 #include "dht/token.h"
 #include "schema/table_builder.h"
+#include "types/value_codec.h"
 
 namespace sibyl::cluster::paxos {
 
@@ -19,13 +20,6 @@ constexpr int32_t kPaxosValueVersion = 1;
 // that partition's key.
 storage::PartitionKey PaxosPartition(const storage::PartitionKey& key) {
   return {dht::Murmur3Token(key.key), key.key};
-}
-
-Bytes Int32Value(int32_t value) {
-  Bytes out(4, '\0');
-  for (int i = 0; i < 4; ++i)
-    out[i] = static_cast<char>(static_cast<uint32_t>(value) >> (24 - 8 * i));
-  return out;
 }
 
 Bytes BallotValue(const Ballot& ballot) { return ballot.ToUuid().ToBytes(); }
@@ -134,7 +128,7 @@ void PaxosStore::SaveAccepted(const Proposal& proposal) {
                {LiveCell("in_progress_ballot", ballot, BallotValue(ballot)),
                 LiveCell("proposal", ballot, ProposalValue(proposal)),
                 LiveCell("proposal_ballot", ballot, BallotValue(ballot)),
-                LiveCell("proposal_version", ballot, Int32Value(kPaxosValueVersion))});
+                LiveCell("proposal_version", ballot, types::EncodeInt(kPaxosValueVersion))});
   engine_.ApplyAllSynced({&row});
 }
 
@@ -144,7 +138,7 @@ void PaxosStore::SaveCommitted(const Proposal& decision, bool forget_accepted,
   std::vector<storage::CellWrite> cells = {
       LiveCell("most_recent_commit", ballot, ProposalValue(decision)),
       LiveCell("most_recent_commit_at", ballot, BallotValue(ballot)),
-      LiveCell("most_recent_commit_version", ballot, Int32Value(kPaxosValueVersion))};
+      LiveCell("most_recent_commit_version", ballot, types::EncodeInt(kPaxosValueVersion))};
   if (forget_accepted) {
     cells.push_back(DeletedBelow("proposal", ballot, now_seconds));
     cells.push_back(DeletedBelow("proposal_ballot", ballot, now_seconds));
