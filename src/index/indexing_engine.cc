@@ -212,15 +212,33 @@ void IndexingEngine::WriteInner(const std::vector<const Mutation*>& mutations, b
 }
 
 void IndexingEngine::Write(const std::vector<const Mutation*>& mutations, bool synced) {
-  std::atomic<int64_t>& in_flight = writes_in_flight_[write_epoch_.load() & 1];
-  ++in_flight;
-  struct Landed {
-    std::atomic<int64_t>& count;
-    ~Landed() { --count; }
-  } landed{in_flight};
-  if (!any_indexes_.load()) return WriteInner(mutations, synced);
-  const auto current = catalog();
-  ApplyIndexed(mutations, *current, synced);
+  for (;;) {
+    {
+      std::atomic<int64_t>& in_flight = writes_in_flight_[write_epoch_.load() & 1];
+      ++in_flight;
+      struct Landed {
+        std::atomic<int64_t>& count;
+        ~Landed() { --count; }
+      } landed{in_flight};
+      if (!any_indexes_.load()) return WriteInner(mutations, synced);
+      std::shared_ptr<const Catalog> current;
+      {
+        std::lock_guard lock(mutex_);
+        if (!settling_ || stopping_) current = catalog_;
+      }
+      if (current != nullptr) return ApplyIndexed(mutations, *current, synced);
+    }
+    // A write made with the old catalog may still be landing on a partition
+    // this write would read: the entries derived from a `before` that misses
+    // it would outlive it (a build adds entries, it never removes them). Out
+    // of the count SyncTables waits for, wait until it has settled.
+    AwaitSettled();
+  }
+}
+
+void IndexingEngine::AwaitSettled() const {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return !settling_ || stopping_; });
 }
 
 void IndexingEngine::ApplyIndexed(const std::vector<const Mutation*>& mutations,

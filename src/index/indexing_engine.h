@@ -160,6 +160,8 @@ class IndexingEngine final : public storage::Engine {
   void Write(const std::vector<const storage::Mutation*>& mutations, bool synced);
   void ApplyIndexed(const std::vector<const storage::Mutation*>& mutations, const Catalog& catalog,
                     bool synced);
+  // Returns once no catalog is settling (SyncTables).
+  void AwaitSettled() const;
   // The inner engine's ApplyAll or ApplyAllSynced.
   void WriteInner(const std::vector<const storage::Mutation*>& mutations, bool synced);
   void ForgetDropped(const Catalog& previous, const Catalog& next);
@@ -185,12 +187,13 @@ class IndexingEngine final : public storage::Engine {
   bool stopping_ = false;                   // GUARDED_BY(mutex_)
   bool building_ = false;                   // GUARDED_BY(mutex_)
   // A new catalog is published but writes that loaded the old one may not
-  // have landed yet: no build starts.
+  // have landed yet: no build starts, and no write derives with the new one.
   bool settling_ = false;  // GUARDED_BY(mutex_)
   // Writes under way, counted by the parity of the epoch they started in:
   // SyncTables moves to the next epoch after publishing a catalog and waits
   // for the previous one's count to reach zero (no write made with the old
-  // catalog is left), while new writes count in the other slot.
+  // catalog is left), while new writes count in the other slot. A write
+  // that finds the new catalog settling leaves its slot and waits.
   std::atomic<uint64_t> write_epoch_{0};
   std::atomic<int64_t> writes_in_flight_[2] = {0, 0};
   std::shared_ptr<const ViewUpdateRouter> router_;  // set before writes; never changes after
