@@ -168,8 +168,11 @@ ErrorDetail ReadErrorDetail(WireReader& r, ErrorCode code, int version) {
       info.received = r.ReadInt("received responses");
       info.block_for = r.ReadInt("block for");
       info.write_type = r.ReadString();
-      if (version >= 5 && info.write_type == "CAS") {
+      // 4.1 sends the contentions of a CAS timeout from v5 on, also one
+      // whose commit timed out (type SIMPLE).
+      if (version >= 5 && (info.write_type == "CAS" || r.remaining() >= 2)) {
         info.contentions = static_cast<int16_t>(r.ReadShort("contentions"));
+        info.cas_timeout = true;
       }
       return info;
     }

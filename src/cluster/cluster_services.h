@@ -6,6 +6,7 @@
 // Everything here must outlive the coordinator that uses it.
 
 #include <chrono>
+#include <functional>
 
 #include "cluster/batchlog/batch_store.h"
 #include "cluster/cluster_view.h"
@@ -23,7 +24,15 @@ struct RequestTimeouts {
   std::chrono::milliseconds write{2000};
   std::chrono::milliseconds counter_write{5000};
   std::chrono::milliseconds truncate{60000};
+  // cas_contention_timeout: how long a lightweight transaction retries
+  // Paxos rounds it loses to other proposers.
+  std::chrono::milliseconds cas_contention{1000};
 };
+
+// Runs work that may block (an fsync, a wait for a read) off the messaging
+// and scheduler threads, which must not block. Empty: on the calling thread
+// (a simulated cluster, whose engines never block).
+using BlockingRunner = std::function<void(std::function<void()> work)>;
 
 struct ClusterServices {
   ClusterViewHolder* views = nullptr;
@@ -40,6 +49,7 @@ struct ClusterServices {
   // this node replays, shared among the other members (default 1024KiB).
   uint64_t hinted_handoff_throttle_bytes = 1024 * 1024;
   RequestTimeouts timeouts;
+  BlockingRunner blocking;
 };
 
 }  // namespace sibyl::cluster

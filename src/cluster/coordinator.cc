@@ -3,9 +3,12 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 
+#include "cluster/paxos/paxos_verb_handlers.h"
 #include "common/check.h"
 #include "common/error.h"
+#include "storage/cells/mutation_merge.h"
 #include "storage/data/storage_error.h"
 
 namespace sibyl::cluster {
@@ -32,11 +35,17 @@ const char* WriteTypeName(WriteType type) {
   return "SIMPLE";
 }
 
-void Coordinator::JoinCluster(const ClusterServices& services) {
+void Coordinator::JoinCluster(const ClusterServices& services, paxos::BallotGenerator& ballots) {
   SIBYL_CHECK(writes_ == nullptr, "a coordinator joins its cluster once");
   views_ = services.views;
   writes_ = std::make_unique<WriteCoordinator>(services, engine_, clock_);
   reads_ = std::make_unique<ReadCoordinator>(services, engine_, clock_);
+  acceptor_ = std::make_unique<paxos::PaxosAcceptor>(engine_, clock_);
+  paxos::RegisterPaxosHandlers(*services.messaging, *acceptor_, services.blocking);
+  const ClusterViewPtr view = services.views->Get();
+  const uint64_t seed = view ? paxos::BallotNodeBits(view->local_id()) : 0;
+  paxos_ = std::make_unique<paxos::PaxosCoordinator>(services, *reads_, *writes_, *acceptor_,
+                                                     ballots, seed);
 }
 
 void Coordinator::VisitStuffedOrFullReplicas(
@@ -116,25 +125,27 @@ void Coordinator::Mutate(const std::vector<storage::Mutation>& mutations,
 storage::ReadResult Coordinator::Read(const storage::ReadCommand& command,
                                       uint16_t consistency) const {
   if (reads_ != nullptr) {
-    if (consistency == kConsistencySerial || consistency == kConsistencyLocalSerial) {
-      // A serial read is a Paxos read; this node can answer it only for the
-      // partitions it alone replicates (the same rule as its writes).
-      if (command.partitions.empty()) {
-        throw CqlError(ErrorCode::kInvalid,
-                       "SERIAL and LOCAL_SERIAL reads of a token range on a cluster need Paxos, "
-                       "which Sibyl does not implement yet");
-      }
-      for (const auto& partition : command.partitions) {
-        writes_->RequireSoleLocalReplica(command.table_id, partition);
-      }
-    }
     auto completion = std::make_shared<Completion>();
     auto result = std::make_shared<storage::ReadResult>();
-    reads_->Read(command, consistency,
-                 [completion, result](storage::ReadResult r, std::exception_ptr error) {
-                   *result = std::move(r);
-                   completion->Set(std::move(error));
-                 });
+    auto done = [completion, result](storage::ReadResult r, std::exception_ptr error) {
+      *result = std::move(r);
+      completion->Set(std::move(error));
+    };
+    if (consistency == kConsistencySerial || consistency == kConsistencyLocalSerial) {
+      if (command.partitions.size() > 1) {
+        throw CqlError(ErrorCode::kInvalid,
+                       "SERIAL/LOCAL_SERIAL consistency may only be requested for one partition "
+                       "at a time");
+      }
+      if (command.partitions.empty()) {
+        throw CqlError(ErrorCode::kInvalid,
+                       "SERIAL and LOCAL_SERIAL reads of a token range are not implemented yet "
+                       "on a cluster");
+      }
+      paxos_->SerialRead(command, consistency, std::move(done));
+    } else {
+      reads_->Read(command, consistency, std::move(done));
+    }
     completion->Wait();
     return std::move(*result);
   }
@@ -148,27 +159,61 @@ storage::ReadResult Coordinator::Read(const storage::ReadCommand& command,
   }
 }
 
-storage::ReadResult Coordinator::ReadThenMutate(const storage::ReadCommand& command,
-                                                const CasDecision& decide) {
-  SIBYL_CHECK(command.partitions.size() == 1,
-              "a lightweight transaction must read exactly one partition");
-  const storage::PartitionKey& partition = command.partitions.front();
-  if (writes_ != nullptr) writes_->RequireSoleLocalReplica(command.table_id, partition);
-  std::unique_lock<std::mutex> lock = lwt_locks_.Lock(command.table_id, partition);
-  storage::ReadResult current = engine_.Read(command);
-  std::vector<storage::Mutation> mutations = decide(current);
-  for (const storage::Mutation& m : mutations) {
-    SIBYL_CHECK(m.table_id == command.table_id && m.partition == partition,
+namespace {
+
+// A decision's mutations as one update of the transaction's partition.
+std::optional<storage::Mutation> OneUpdate(std::vector<storage::Mutation> mutations,
+                                           const storage::ReadCommand& read) {
+  std::optional<storage::Mutation> update;
+  for (storage::Mutation& m : mutations) {
+    SIBYL_CHECK(m.table_id == read.table_id && m.partition == read.partitions.front(),
                 "a lightweight transaction may only write the partition it read");
+    if (!update) {
+      update = std::move(m);
+    } else {
+      storage::MergeMutation(*update, std::move(m));
+    }
   }
-  if (mutations.size() == 1) {
-    engine_.Apply(mutations.front());
-  } else if (!mutations.empty()) {
-    std::vector<const storage::Mutation*> all;
-    all.reserve(mutations.size());
-    for (const auto& m : mutations) all.push_back(&m);
-    engine_.ApplyAll(all);
+  return update;
+}
+
+}  // namespace
+
+std::vector<storage::ReadResult> Coordinator::ReadThenMutate(
+    const std::vector<storage::ReadCommand>& reads, const CasDecision& decide,
+    const CasOptions& options) {
+  SIBYL_CHECK(!reads.empty() && reads.front().partitions.size() == 1,
+              "a lightweight transaction must read exactly one partition");
+  const storage::ReadCommand& first = reads.front();
+  const storage::PartitionKey& partition = first.partitions.front();
+  if (paxos_ != nullptr) {
+    paxos::CasOperation operation;
+    operation.table_id = first.table_id;
+    operation.partition = partition;
+    operation.reads = reads;
+    operation.serial_consistency = options.serial_consistency;
+    operation.commit_consistency = options.commit_consistency;
+    operation.decide = [&decide, &first](const std::vector<storage::ReadResult>& results,
+                                         int64_t timestamp) {
+      return OneUpdate(decide(results, timestamp), first);
+    };
+    auto completion = std::make_shared<Completion>();
+    auto seen = std::make_shared<std::vector<storage::ReadResult>>();
+    paxos_->Cas(std::move(operation),
+                [completion, seen](std::vector<storage::ReadResult> r, std::exception_ptr error) {
+                  *seen = std::move(r);
+                  completion->Set(std::move(error));
+                });
+    completion->Wait();
+    return std::move(*seen);
   }
+  std::unique_lock<std::mutex> lock = lwt_locks_.Lock(first.table_id, partition);
+  std::vector<storage::ReadResult> current;
+  current.reserve(reads.size());
+  for (const storage::ReadCommand& read : reads) current.push_back(engine_.Read(read));
+  std::optional<storage::Mutation> update =
+      OneUpdate(decide(current, clock_.NextTimestampMicros()), first);
+  if (update) engine_.Apply(*update);
   return current;
 }
 

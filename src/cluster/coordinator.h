@@ -16,6 +16,9 @@
 #include "cluster/cluster_services.h"
 #include "cluster/coordinator_types.h"
 #include "cluster/membership/disk_usage_states.h"
+#include "cluster/paxos/ballot.h"
+#include "cluster/paxos/paxos_acceptor.h"
+#include "cluster/paxos/paxos_coordinator.h"
 #include "cluster/read/read_coordinator.h"
 #include "cluster/write/write_coordinator.h"
 #include "common/clock.h"
@@ -32,41 +35,57 @@ class Coordinator {
   Coordinator(storage::Engine& engine, Clock& clock) : engine_(engine), clock_(clock) {}
 
   // Makes this the coordinator of a cluster member: from now on writes and
-  // reads go to the replicas `services` designate. REQUIRES: called once,
-  // before any request; `services` outlives the coordinator.
-  void JoinCluster(const ClusterServices& services);
+  // reads go to the replicas `services` designate, and lightweight
+  // transactions run Paxos with ballots from `ballots`; registers the Paxos
+  // verbs' handlers. REQUIRES: called once, before any request and before
+  // services.messaging->Start(); `services` and `ballots` outlive the
+  // coordinator.
+  void JoinCluster(const ClusterServices& services, paxos::BallotGenerator& ballots);
   bool in_cluster() const { return writes_ != nullptr; }
   // The cluster paths, for their asynchronous use. REQUIRES: in_cluster().
   WriteCoordinator& writes() { return *writes_; }
   ReadCoordinator& reads() { return *reads_; }
+  paxos::PaxosCoordinator& paxos() { return *paxos_; }
 
   // Applies the mutations at `options.consistency`: all of them atomically
   // for a logged batch (WriteType::kBatch), else each partition's on its own
   // (a single node applies any batch as one write).
   void Mutate(const std::vector<storage::Mutation>& mutations, const WriteOptions& options);
+  // SERIAL and LOCAL_SERIAL read one partition through Paxos on a cluster
+  // (more: InvalidRequest "SERIAL/LOCAL_SERIAL consistency may only be
+  // requested for one partition at a time").
   [[nodiscard]] storage::ReadResult Read(const storage::ReadCommand& command,
                                          uint16_t consistency = kConsistencyOne) const;
   // On a cluster: on every node (WriteCoordinator::Truncate's errors).
   void Truncate(const types::Uuid& table_id);
 
-  // A lightweight transaction's read-check-write on one partition: under
-  // that partition's LWT lock (partition_locks.h), reads `command`, hands the
-  // result to `decide`, and applies the mutations it returns (atomically;
-  // none: nothing is written, e.g. a condition did not hold). Returns what
-  // was read. Every LWT on the partition is thus linearizable; plain writes
-  // (Mutate) do not take the lock, as they skip Paxos in Cassandra.
-  // `decide` runs under the lock: it must only compute (it may call Read,
-  // which takes no lock), and take its write timestamp there, so that the
-  // timestamps of successive LWTs on a partition increase in their order.
-  // If it throws, nothing is written and the exception propagates.
-  // On a cluster this is right only where this node is the partition's one
-  // replica; elsewhere it throws CqlError(kInvalid) (Paxos is not there yet).
-  // REQUIRES: command names exactly one partition (command.partitions), and
-  // every mutation returned is on that partition of command.table_id.
-  using CasDecision =
-      std::function<std::vector<storage::Mutation>(const storage::ReadResult& current)>;
-  [[nodiscard]] storage::ReadResult ReadThenMutate(const storage::ReadCommand& command,
-                                                   const CasDecision& decide);
+  // A lightweight transaction's read-check-write on one partition: runs
+  // `reads` (each of that partition), hands their results and the write
+  // timestamp to `decide`, and writes the mutations it returns (all on that
+  // partition; none: nothing is written, e.g. a condition did not hold).
+  // Returns what the reads returned to the decision that counted. Every
+  // lightweight transaction on the partition is linearizable:
+  //   - on one node, under that partition's LWT lock (partition_locks.h),
+  //     reading the local engine and writing once, atomically;
+  //   - on a cluster, by Paxos among the partition's replicas at
+  //     options.serial_consistency, the decision's writes committed at
+  //     options.commit_consistency (paxos/paxos_coordinator.h, which lists
+  //     the errors).
+  // Plain writes (Mutate) take no part, as they skip Paxos in Cassandra.
+  // `decide` must only compute (it may call Read); the timestamp it gets is
+  // above every earlier transaction's on the partition. It may run more
+  // than once on a cluster (a lost round is retried); if it throws,
+  // nothing is written and the exception propagates.
+  // REQUIRES: `reads` is not empty and names one partition, of one table.
+  using CasDecision = std::function<std::vector<storage::Mutation>(
+      const std::vector<storage::ReadResult>& reads, int64_t timestamp)>;
+  struct CasOptions {
+    uint16_t serial_consistency = kConsistencySerial;
+    uint16_t commit_consistency = 0x0004;  // QUORUM
+  };
+  [[nodiscard]] std::vector<storage::ReadResult> ReadThenMutate(
+      const std::vector<storage::ReadCommand>& reads, const CasDecision& decide,
+      const CasOptions& options);
 
   // The members' disk usage states (replica_disk_usage). REQUIRES: set
   // before any request, if at all; outlives the coordinator.
@@ -94,6 +113,8 @@ class Coordinator {
   const ClusterViewHolder* views_ = nullptr;  // set by JoinCluster
   std::unique_ptr<WriteCoordinator> writes_;  // set by JoinCluster
   std::unique_ptr<ReadCoordinator> reads_;
+  std::unique_ptr<paxos::PaxosAcceptor> acceptor_;  // set by JoinCluster
+  std::unique_ptr<paxos::PaxosCoordinator> paxos_;
 };
 
 }  // namespace sibyl::cluster

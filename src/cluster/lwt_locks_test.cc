@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <set>
 #include <thread>
 
@@ -73,6 +74,19 @@ class ReadThenMutateTest : public ::testing::Test {
     return command;
   }
 
+  // ReadThenMutate of one read, at the default levels.
+  storage::ReadResult Transact(
+      const storage::ReadCommand& read,
+      const std::function<std::vector<storage::Mutation>(const storage::ReadResult&)>& decide) {
+    std::vector<storage::ReadResult> seen =
+        coordinator_.ReadThenMutate({read},
+                                    [&](const std::vector<storage::ReadResult>& current, int64_t) {
+                                      return decide(current.front());
+                                    },
+                                    {});
+    return seen.front();
+  }
+
   storage::Mutation Set(int32_t k, int32_t v) {
     storage::Mutation m;
     m.table_id = table_id_;
@@ -99,13 +113,13 @@ class ReadThenMutateTest : public ::testing::Test {
 };
 
 TEST_F(ReadThenMutateTest, SeesThePartitionAndAppliesWhatItDecides) {
-  storage::ReadResult first = coordinator_.ReadThenMutate(ReadOf(1), [&](const auto& current) {
+  storage::ReadResult first = Transact(ReadOf(1), [&](const auto& current) {
     EXPECT_TRUE(current.partitions.empty());
     return std::vector<storage::Mutation>{Set(1, 5)};
   });
   EXPECT_TRUE(first.partitions.empty());  // what was read, before the write
   EXPECT_EQ(Get(1), 5);
-  storage::ReadResult second = coordinator_.ReadThenMutate(ReadOf(1), [&](const auto& current) {
+  storage::ReadResult second = Transact(ReadOf(1), [&](const auto& current) {
     EXPECT_EQ(current.partitions.size(), 1u);
     return std::vector<storage::Mutation>{};  // nothing to write
   });
@@ -114,18 +128,16 @@ TEST_F(ReadThenMutateTest, SeesThePartitionAndAppliesWhatItDecides) {
 }
 
 TEST_F(ReadThenMutateTest, RefusesOtherPartitionsAndWritesNothing) {
-  EXPECT_THROW((void)coordinator_.ReadThenMutate(
-                   ReadOf(1),
-                   [&](const auto&) {
-                     return std::vector<storage::Mutation>{Set(1, 1), Set(2, 2)};
-                   }),
+  EXPECT_THROW((void)Transact(ReadOf(1),
+                              [&](const auto&) {
+                                return std::vector<storage::Mutation>{Set(1, 1), Set(2, 2)};
+                              }),
                InternalError);
   EXPECT_EQ(Get(1), -1);
   EXPECT_EQ(Get(2), -1);
   storage::ReadCommand two = ReadOf(1);
   two.partitions.push_back(Key(2));
-  EXPECT_THROW((void)coordinator_.ReadThenMutate(
-                   two, [&](const auto&) { return std::vector<storage::Mutation>{}; }),
+  EXPECT_THROW((void)Transact(two, [&](const auto&) { return std::vector<storage::Mutation>{}; }),
                InternalError);
 }
 
@@ -136,7 +148,7 @@ TEST_F(ReadThenMutateTest, ConcurrentIncrementsAreNeverLost) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < kIncrements; ++i) {
-        (void)coordinator_.ReadThenMutate(ReadOf(3), [&](const storage::ReadResult& current) {
+        (void)Transact(ReadOf(3), [&](const storage::ReadResult& current) {
           int32_t value = 0;
           if (!current.partitions.empty() && !current.partitions[0].rows.empty()) {
             value = types::DecodeInt(current.partitions[0].rows[0].cells.at(0).value);

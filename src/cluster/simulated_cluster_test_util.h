@@ -160,6 +160,7 @@ class SimulatedCluster {
     std::unique_ptr<messaging::MessagingService> messaging;
     std::unique_ptr<HintStore> hints;
     std::unique_ptr<BatchStore> batches;
+    std::unique_ptr<paxos::BallotGenerator> ballots;
     std::unique_ptr<Coordinator> coordinator;
     // Not started: a test runs its rounds (RunOnce) or starts it.
     std::unique_ptr<HintDispatcher> hint_dispatcher;        // when hints are on
@@ -323,7 +324,9 @@ class SimulatedCluster {
         .batches = node->batches.get(),
         .hinted_handoff_throttle_bytes = options_.hinted_handoff_throttle_bytes,
         .timeouts = options_.timeouts};
-    node->coordinator->JoinCluster(services);
+    node->ballots = std::make_unique<paxos::BallotGenerator>(
+        node->clock, paxos::BallotNodeBits(node->id), directory_ / ("ballots" + std::to_string(i)));
+    node->coordinator->JoinCluster(services, *node->ballots);
     if (node->hints) {
       node->hint_dispatcher = std::make_unique<HintDispatcher>(services, HintDispatcher::Options{});
     }

@@ -58,7 +58,11 @@ struct WriteTimeoutInfo {
   int32_t received;
   int32_t block_for;
   std::string write_type;
-  int16_t contentions = 0;  // v5, sent only when write_type is CAS
+  int16_t contentions = 0;  // v5, sent only when cas_timeout
+  // A lightweight transaction's timeout (4.1's CasWriteTimeoutException):
+  // its contentions go out from v5 on; before v5 it is a plain WriteTimeout
+  // of type CAS ("Operation timed out - received only N responses.").
+  bool cas_timeout = false;
 };
 struct ReadTimeoutInfo {
   uint16_t consistency;

@@ -14,7 +14,7 @@ struct VerbInfo {
 };
 
 // In wire order.
-constexpr std::array<VerbInfo, 13> kVerbs{{
+constexpr std::array<VerbInfo, 16> kVerbs{{
     {Verb::kMutation, "MUTATION", true},
     {Verb::kHint, "HINT", true},
     {Verb::kReadRepair, "READ_REPAIR", true},
@@ -25,6 +25,9 @@ constexpr std::array<VerbInfo, 13> kVerbs{{
     {Verb::kTruncate, "TRUNCATE", true},
     {Verb::kCounterMutation, "COUNTER_MUTATION", true},
     {Verb::kSchemaPull, "SCHEMA_PULL", false},
+    {Verb::kPaxosPrepare, "PAXOS_PREPARE", true},
+    {Verb::kPaxosPropose, "PAXOS_PROPOSE", true},
+    {Verb::kPaxosCommit, "PAXOS_COMMIT", true},
     {Verb::kHeartbeat, "HEARTBEAT", false},
     {Verb::kEpochNotify, "EPOCH_NOTIFY", false},
     {Verb::kHello, "HELLO", false},

@@ -30,6 +30,9 @@ enum class Verb : uint16_t {
   kTruncate = 19,         // truncate a table
   kCounterMutation = 24,  // a counter update sent to the counter leader
   kSchemaPull = 28,       // ask a peer for the metadata log past an epoch
+  kPaxosPrepare = 33,     // Paxos phase 1: promise a ballot (cluster/paxos/)
+  kPaxosPropose = 34,     // Paxos phase 2: accept a proposal
+  kPaxosCommit = 35,      // Paxos: apply and remember a decision
   kHeartbeat = 200,       // liveness (gossip-like); carries the sender's epoch
   kEpochNotify = 201,     // "the metadata has reached epoch N": peers catch up
   kHello = 202,           // the first frame of a TCP connection (tcp_transport.h)

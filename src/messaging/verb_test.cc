@@ -27,7 +27,11 @@ TEST(VerbTest, CassandrasNumbersWhereCassandraHasTheVerb) {
   EXPECT_EQ(static_cast<uint16_t>(Verb::kRead), 3);
   EXPECT_EQ(static_cast<uint16_t>(Verb::kRangeRead), 9);
   EXPECT_EQ(static_cast<uint16_t>(Verb::kCounterMutation), 24);
+  EXPECT_EQ(static_cast<uint16_t>(Verb::kPaxosPrepare), 33);
+  EXPECT_EQ(static_cast<uint16_t>(Verb::kPaxosPropose), 34);
+  EXPECT_EQ(static_cast<uint16_t>(Verb::kPaxosCommit), 35);
   EXPECT_EQ(VerbName(Verb::kRangeRead), "RANGE_READ");
+  EXPECT_EQ(VerbName(Verb::kPaxosPrepare), "PAXOS_PREPARE");
   EXPECT_EQ(VerbName(Verb::kCounterMutation), "COUNTER_MUTATION");
 }
 
@@ -41,7 +45,8 @@ TEST(VerbTest, UnknownNumbersAreNoVerb) {
 TEST(VerbTest, DataVerbsAreEpochCheckedAndConvergenceVerbsAreNot) {
   for (const Verb verb :
        {Verb::kMutation, Verb::kCounterMutation, Verb::kRead, Verb::kRangeRead, Verb::kBatchStore,
-        Verb::kBatchRemove, Verb::kHint, Verb::kTruncate, Verb::kReadRepair}) {
+        Verb::kBatchRemove, Verb::kHint, Verb::kTruncate, Verb::kReadRepair, Verb::kPaxosPrepare,
+        Verb::kPaxosPropose, Verb::kPaxosCommit}) {
     EXPECT_TRUE(IsEpochChecked(verb)) << *VerbName(verb);
   }
   for (const Verb verb : {Verb::kHeartbeat, Verb::kSchemaPull, Verb::kEpochNotify, Verb::kHello}) {

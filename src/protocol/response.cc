@@ -2,6 +2,8 @@
 
 #include "protocol/response.h"
 
+#include <optional>
+#include <string>
 #include <type_traits>
 
 #include "protocol/wire_format.h"
@@ -87,7 +89,36 @@ void EncodeError(Bytes& out, ErrorCode code, std::string_view message) {
   AppendString(out, message);
 }
 
+namespace {
+
+CqlError WriteTimeoutAsCas(uint16_t consistency, int32_t received, int32_t block_for) {
+  return CqlError(ErrorCode::kWriteTimeout,
+                  "Operation timed out - received only " + std::to_string(received) + " responses.",
+                  WriteTimeoutInfo{consistency, received, block_for, "CAS"});
+}
+
+// 4.1's ErrorMessage.getBackwardsCompatibleException: before v5, a CAS
+// timeout and CAS_WRITE_UNKNOWN are WriteTimeouts of type CAS.
+std::optional<CqlError> BeforeV5(const CqlError& error) {
+  const WriteTimeoutInfo* timeout = std::get_if<WriteTimeoutInfo>(&error.detail());
+  const CasWriteUnknownInfo* unknown = std::get_if<CasWriteUnknownInfo>(&error.detail());
+  if (timeout != nullptr && timeout->cas_timeout) {
+    return WriteTimeoutAsCas(timeout->consistency, timeout->received, timeout->block_for);
+  }
+  if (error.code() == ErrorCode::kCasWriteUnknown && unknown != nullptr) {
+    return WriteTimeoutAsCas(unknown->consistency, unknown->received, unknown->block_for);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 void EncodeError(Bytes& out, const CqlError& error, int version) {
+  if (version < 5) {
+    if (const std::optional<CqlError> older = BeforeV5(error)) {
+      return EncodeError(out, *older, version);
+    }
+  }
   EncodeError(out, error.code(), error.what());
   std::visit(
       [&](const auto& d) {
@@ -106,7 +137,7 @@ void EncodeError(Bytes& out, const CqlError& error, int version) {
           AppendBE32(out, static_cast<uint32_t>(d.received));
           AppendBE32(out, static_cast<uint32_t>(d.block_for));
           AppendString(out, d.write_type);
-          if (version >= 5 && d.write_type == "CAS") {
+          if (version >= 5 && d.cas_timeout) {
             AppendBE16(out, static_cast<uint16_t>(d.contentions));
           }
         } else if constexpr (std::is_same_v<T, ReadTimeoutInfo>) {

@@ -74,12 +74,43 @@ TEST(ResponseTest, ErrorDetails) {
 
 TEST(ResponseTest, TimeoutAndFailureDetailsDependOnVersion) {
   const CqlError cas_timeout(ErrorCode::kWriteTimeout, "timeout",
-                             WriteTimeoutInfo{9, 0, 1, "CAS", 3});
-  Bytes v4;
-  EncodeError(v4, cas_timeout, 4);
+                             WriteTimeoutInfo{9, 0, 1, "CAS", 3, /*cas_timeout=*/true});
   Bytes v5;
   EncodeError(v5, cas_timeout, 5);
-  EXPECT_EQ(v5.size(), v4.size() + 2);  // contentions
+  WireReader r5(v5);
+  EXPECT_EQ(r5.ReadInt("code"), 0x1100);
+  EXPECT_EQ(r5.ReadString(), "timeout");
+  r5.ReadShort("cl");
+  r5.ReadInt("received");
+  r5.ReadInt("blockfor");
+  EXPECT_EQ(r5.ReadString(), "CAS");
+  EXPECT_EQ(r5.ReadShort("contentions"), 3);
+  EXPECT_EQ(r5.remaining(), 0u);
+  // Before v5: a plain WriteTimeout of type CAS, with its own message; so is
+  // a CAS timeout of the commit (type SIMPLE), and CAS_WRITE_UNKNOWN.
+  for (const CqlError& error :
+       {cas_timeout,
+        CqlError(ErrorCode::kWriteTimeout, "commit",
+                 WriteTimeoutInfo{4, 1, 2, "SIMPLE", 0, /*cas_timeout=*/true}),
+        CqlError(ErrorCode::kCasWriteUnknown, "unknown", CasWriteUnknownInfo{9, 1, 2})}) {
+    Bytes v4;
+    EncodeError(v4, error, 4);
+    WireReader r4(v4);
+    EXPECT_EQ(r4.ReadInt("code"), 0x1100);
+    const auto [received, block_for] = std::visit(
+        [](const auto& d) -> std::pair<int32_t, int32_t> {
+          if constexpr (requires { d.received; }) return {d.received, d.block_for};
+          return {-1, -1};
+        },
+        error.detail());
+    EXPECT_EQ(r4.ReadString(),
+              "Operation timed out - received only " + std::to_string(received) + " responses.");
+    r4.ReadShort("cl");
+    EXPECT_EQ(r4.ReadInt("received"), received);
+    EXPECT_EQ(r4.ReadInt("blockfor"), block_for);
+    EXPECT_EQ(r4.ReadString(), "CAS");
+    EXPECT_EQ(r4.remaining(), 0u);
+  }
   const CqlError read_failure(ErrorCode::kReadFailure, "failed",
                               ReadFailureInfo{1, 0, 1, {{Bytes("\x7f\0\0\1", 4), 0x0001}}, false});
   Bytes f4;

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/post.hpp>
 #include <map>
 
 #include "cluster/views/ring_view_update_router.h"
@@ -10,6 +11,10 @@
 
 namespace sibyl::server {
 namespace {
+
+// Paxos requests of different partitions run side by side, each mostly
+// waiting for its fsync.
+constexpr size_t kPaxosWorkers = 4;
 
 // A seed for token allocation that differs per node and is the same for a
 // node that retries its registration over a newer ring.
@@ -267,13 +272,20 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, index::IndexingEngine&
                                             .range = config_.range_request_timeout,
                                             .write = config_.write_request_timeout,
                                             .counter_write = config_.counter_write_request_timeout,
-                                            .truncate = config_.truncate_request_timeout}};
+                                            .truncate = config_.truncate_request_timeout,
+                                            .cas_contention = config_.cas_contention_timeout}};
+  paxos_workers_ = std::make_unique<boost::asio::thread_pool>(kPaxosWorkers);
+  services_.blocking = [pool = paxos_workers_.get()](std::function<void()> work) {
+    boost::asio::post(*pool, std::move(work));
+  };
+  ballots_ = std::make_unique<cluster::paxos::BallotGenerator>(
+      clock, cluster::paxos::BallotNodeBits(host_id_), config_.data_dir() / "paxos_ballots");
   cluster::WriteCoordinator::RegisterReplicaHandlers(*messaging_, engine);
   cluster::ReadCoordinator::RegisterReplicaHandlers(*messaging_, engine);
   cluster::BatchlogManager::RegisterReplicaHandlers(*messaging_, *batches_);
   detector_->RegisterHandler();
   notifier_->RegisterHandler();
-  coordinator.JoinCluster(services_);
+  coordinator.JoinCluster(services_, *ballots_);
   if (hints_) {
     hint_dispatcher_ =
         std::make_unique<cluster::HintDispatcher>(services_, cluster::HintDispatcher::Options{});
@@ -308,6 +320,7 @@ void ClusterNode::Stop() {
   if (detector_) detector_->Stop();
   if (messaging_) messaging_->Stop();
   if (workers_) workers_->join();
+  if (paxos_workers_) paxos_workers_->join();
   if (gate_) gate_->Stop();
   if (scheduler_) scheduler_->Stop();
   if (store_) store_->StopWatching();

@@ -32,6 +32,7 @@
 #include "cluster/membership/failure_detector.h"
 #include "cluster/membership/metadata_epoch_gate.h"
 #include "cluster/node_identity.h"
+#include "cluster/paxos/ballot.h"
 #include "cluster/views/view_update_dispatcher.h"
 #include "common/clock.h"
 #include "index/indexing_engine.h"
@@ -140,6 +141,11 @@ class ClusterNode {
   std::unique_ptr<cluster::HintDispatcher> hint_dispatcher_;  // with hints_
   std::unique_ptr<cluster::BatchlogManager> batchlog_;
   std::unique_ptr<cluster::ViewUpdateDispatcher> view_dispatcher_;
+  // Paxos ballots, unique to this node across restarts (<data dir>/paxos_ballots).
+  std::unique_ptr<cluster::paxos::BallotGenerator> ballots_;
+  // Where Paxos work that waits for the disk runs (services_.blocking):
+  // replicas' promises and acceptances, this node's own part of its rounds.
+  std::unique_ptr<boost::asio::thread_pool> paxos_workers_;
   cluster::ClusterServices services_;
   bool stopped_ = false;
 };

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "cluster/paxos/paxos_messages.h"
 #include "dht/token.h"
 #include "schema/table_builder.h"
 #include "types/value_codec.h"
@@ -23,12 +24,6 @@ storage::PartitionKey PaxosPartition(const storage::PartitionKey& key) {
 }
 
 Bytes BallotValue(const Ballot& ballot) { return ballot.ToUuid().ToBytes(); }
-
-Bytes ProposalValue(const Proposal& proposal) {
-  Bytes out = BallotValue(proposal.ballot);
-  proposal.update.SerializeTo(out);
-  return out;
-}
 
 storage::CellWrite LiveCell(const char* column, const Ballot& ballot, Bytes value) {
   storage::Cell cell;
@@ -77,16 +72,29 @@ Ballot ParseBallot(const Bytes& value, std::string_view column) {
 std::optional<Proposal> ParseProposal(const storage::ReadRow& row, std::string_view column) {
   const Bytes* value = FindValue(row, column);
   if (value == nullptr) return std::nullopt;
-  if (value->size() < 16) {
-    throw std::runtime_error("system.paxos holds a truncated " + std::string(column));
+  try {
+    return DecodeProposal(*value);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error("system.paxos holds no proposal in " + std::string(column) + ": " +
+                             e.what());
   }
-  Proposal proposal;
-  proposal.ballot = ParseBallot(value->substr(0, 16), column);
-  proposal.update = storage::Mutation::Deserialize(BytesView(*value).substr(16));
-  return proposal;
 }
 
 }  // namespace
+
+void StampWithBallot(storage::Mutation& update, int64_t micros) {
+  if (!update.partition_deletion.is_live())
+    update.partition_deletion.marked_for_delete_at = micros - 1;
+  for (auto& range : update.range_tombstones) range.deletion.marked_for_delete_at = micros - 1;
+  for (auto& row : update.rows) {
+    if (!row.marker.is_empty()) row.marker.timestamp = micros;
+    if (!row.deletion.is_live()) row.deletion.marked_for_delete_at = micros - 1;
+    for (auto& deletion : row.collection_deletions) {
+      deletion.deletion.marked_for_delete_at = micros - 1;
+    }
+    for (auto& cell : row.cells) cell.cell.timestamp = micros;
+  }
+}
 
 types::Uuid PaxosStore::TableId() { return schema::SystemTableId("system", "paxos"); }
 
@@ -126,7 +134,7 @@ void PaxosStore::SaveAccepted(const Proposal& proposal) {
   const storage::Mutation row =
       PaxosRow(proposal.update.table_id, proposal.update.partition,
                {LiveCell("in_progress_ballot", ballot, BallotValue(ballot)),
-                LiveCell("proposal", ballot, ProposalValue(proposal)),
+                LiveCell("proposal", ballot, EncodeProposal(proposal)),
                 LiveCell("proposal_ballot", ballot, BallotValue(ballot)),
                 LiveCell("proposal_version", ballot, types::EncodeInt(kPaxosValueVersion))});
   engine_.ApplyAllSynced({&row});
@@ -136,7 +144,7 @@ void PaxosStore::SaveCommitted(const Proposal& decision, bool forget_accepted,
                                int32_t now_seconds) {
   const Ballot& ballot = decision.ballot;
   std::vector<storage::CellWrite> cells = {
-      LiveCell("most_recent_commit", ballot, ProposalValue(decision)),
+      LiveCell("most_recent_commit", ballot, EncodeProposal(decision)),
       LiveCell("most_recent_commit_at", ballot, BallotValue(ballot)),
       LiveCell("most_recent_commit_version", ballot, types::EncodeInt(kPaxosValueVersion))};
   if (forget_accepted) {

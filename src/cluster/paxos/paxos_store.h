@@ -43,6 +43,12 @@ struct Proposal {
   friend bool operator==(const Proposal&, const Proposal&) = default;
 };
 
+// Gives every cell and row marker of `update` the timestamp `micros` and
+// every deletion (row, range, partition, collection) `micros - 1`, as Paxos
+// writes a proposal (Cassandra's PartitionUpdate.updateAllTimestamp): what
+// the statement said (USING TIMESTAMP, a default timestamp) is ignored.
+void StampWithBallot(storage::Mutation& update, int64_t micros);
+
 // One partition's state on one replica. Null ballots and no proposals:
 // nothing promised, accepted or committed.
 struct PaxosState {

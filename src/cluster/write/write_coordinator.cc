@@ -312,24 +312,6 @@ void WriteCoordinator::Truncate(const types::Uuid& table_id, Callback done) {
   completion->Ack();
 }
 
-void WriteCoordinator::RequireSoleLocalReplica(const types::Uuid& table_id,
-                                               const storage::PartitionKey& partition) const {
-  const ClusterViewPtr view = services_.views->Get();
-  const KeyspaceReplication* replication = view->ReplicationOfTable(table_id);
-  if (replication == nullptr) return;  // the statement's own checks report it
-  const auto replicas = replication->placement->ReplicasFor(dht::Token{partition.token});
-  if (replicas.size() > 1) {
-    throw CqlError(ErrorCode::kInvalid,
-                   "Lightweight transactions on a keyspace replicated to more than one node need "
-                   "Paxos, which Sibyl does not implement yet");
-  }
-  if (replicas.size() == 1 && replicas[0] != view->local_id()) {
-    throw CqlError(ErrorCode::kInvalid,
-                   "Lightweight transactions on a partition another node owns are not forwarded "
-                   "to it yet: run it on that node");
-  }
-}
-
 WriteCoordinator::PartitionWrite WriteCoordinator::Plan(const ClusterView& view,
                                                         const storage::Mutation& mutation,
                                                         const WriteOptions& options) const {
@@ -424,6 +406,65 @@ void WriteCoordinator::Execute(const ClusterView& view, const PartitionWrite& pl
     handler->OnAck(plan.counting.local_dc);
     if (on_replica_ack) on_replica_ack();
   }
+}
+
+void WriteCoordinator::CommitPaxos(const storage::Mutation& update, Bytes decision,
+                                   uint16_t consistency, bool allow_hints, LocalCommit local,
+                                   Callback done) {
+  const ClusterViewPtr view = services_.views->Get();
+  PartitionWrite plan;
+  try {
+    plan = Plan(*view, update, {.consistency = consistency, .type = WriteType::kSimple});
+  } catch (...) {
+    done(std::current_exception());
+    return;
+  }
+  const bool block = consistency != kAny;
+  std::shared_ptr<WriteResponseHandler> handler;
+  if (block) {
+    handler = std::make_shared<WriteResponseHandler>(plan.counting, std::move(done));
+    handler->ArmTimeout(*services_.scheduler, services_.timeouts.write);
+  }
+  auto mutation = std::make_shared<Bytes>();
+  if (allow_hints) update.SerializeTo(*mutation);
+  for (const types::Uuid& replica : plan.dead) {
+    if (allow_hints && services_.liveness->Downtime(replica) < services_.max_hint_window) {
+      Hint(replica, *mutation);
+    }
+  }
+  const auto payload = std::make_shared<const Bytes>(std::move(decision));
+  for (const types::Uuid& replica : plan.live) {
+    const std::string& dc = view->DatacenterOf(replica);
+    if (replica == view->local_id()) {
+      local([handler, dc, address = services_.messaging->local_address()](bool ok) {
+        if (handler == nullptr) return;
+        if (ok) {
+          handler->OnAck(dc);
+        } else {
+          handler->OnFailure(dc, address, messaging::FailureReason::kUnknown);
+        }
+      });
+      continue;
+    }
+    const messaging::PeerAddress address = view->AddressOf(replica);
+    services_.messaging->SendRequest(
+        address, Verb::kPaxosCommit, *payload, services_.timeouts.write,
+        [this, handler, mutation, allow_hints, replica, address, dc](Reply reply) {
+          switch (reply.status) {
+            case Reply::Status::kSuccess:
+              if (handler) handler->OnAck(dc);
+              break;
+            case Reply::Status::kFailure:
+              if (handler) handler->OnFailure(dc, address, reply.reason);
+              break;
+            case Reply::Status::kTimeout:
+            case Reply::Status::kUnreachable:
+              if (allow_hints) Hint(replica, *mutation);
+              break;
+          }
+        });
+  }
+  if (!block) done(nullptr);
 }
 
 void WriteCoordinator::MutateCounters(const ClusterView& view,

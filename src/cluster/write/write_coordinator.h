@@ -65,12 +65,16 @@ class WriteCoordinator {
   // only N responses" or "Truncate failed on replica /ip:port".
   void Truncate(const types::Uuid& table_id, Callback done);
 
-  // A lightweight transaction is run on this node's engine under a local
-  // lock (coordinator.h), which is linearizable only when this node is the
-  // partition's one replica. Throws CqlError(kInvalid) otherwise: several
-  // replicas need Paxos, which Sibyl does not implement yet.
-  void RequireSoleLocalReplica(const types::Uuid& table_id,
-                               const storage::PartitionKey& partition) const;
+  // This node's part of a Paxos commit: commits, then reports whether it did.
+  using LocalCommit = std::function<void(std::function<void(bool ok)> committed)>;
+  // Commits a Paxos decision (Cassandra's commitPaxos): PAXOS_COMMIT with
+  // `decision` (paxos_messages.h) to every live replica of `update`'s
+  // partition, `local` for this node when it is one, `update` hinted to
+  // the dead replicas and the silent ones when `allow_hints`; counted at
+  // `consistency` as a SIMPLE write (Unavailable and WriteTimeout as
+  // Mutate's). ANY sends and is done at once, without waiting.
+  void CommitPaxos(const storage::Mutation& update, Bytes decision, uint16_t consistency,
+                   bool allow_hints, LocalCommit local, Callback done);
 
   // The replica side of writes, for this node's messaging service.
   // REQUIRES: before messaging.Start().

@@ -380,20 +380,5 @@ TEST(WriteCoordinatorTest, TruncateNeedsEveryNode) {
   EXPECT_STREQ(e.what(), "Error during truncate: Truncate timed out - received only 2 responses");
 }
 
-TEST(WriteCoordinatorTest, LightweightTransactionsNeedASoleLocalReplica) {
-  SimulatedCluster cluster({.nodes = 3, .seed = 21});
-  storage::ReadCommand command;
-  command.table_id = cluster.table().id;
-  command.partitions = {KeyOf(1)};
-  try {
-    (void)cluster.node(0).coordinator->ReadThenMutate(
-        command, [](const storage::ReadResult&) { return std::vector<storage::Mutation>{}; });
-    ADD_FAILURE() << "an LWT on RF 3 ran";
-  } catch (const CqlError& e) {
-    EXPECT_EQ(e.code(), ErrorCode::kInvalid);
-    EXPECT_NE(std::string(e.what()).find("Paxos"), std::string::npos);
-  }
-}
-
 }  // namespace
 }  // namespace sibyl::cluster::testing

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "cluster/paxos/paxos_store.h"
 #include "common/check.h"
 #include "common/error.h"
 #include "dht/token.h"
@@ -75,21 +76,10 @@ bool RowApplies(const RowConditions& conditions, const TableMetadata& table,
   return true;
 }
 
-// Paxos writes everything at the ballot's timestamp (PartitionUpdate.updateAllTimestamp):
-// cells and row markers at it, deletions just below it.
-void StampWithBallot(storage::Mutation& mutation, int64_t ballot) {
-  if (!mutation.partition_deletion.is_live()) {
-    mutation.partition_deletion.marked_for_delete_at = ballot - 1;
-  }
-  for (auto& range : mutation.range_tombstones) range.deletion.marked_for_delete_at = ballot - 1;
-  for (auto& row : mutation.rows) {
-    if (!row.marker.is_empty()) row.marker.timestamp = ballot;
-    if (!row.deletion.is_live()) row.deletion.marked_for_delete_at = ballot - 1;
-    for (auto& deletion : row.collection_deletions) {
-      deletion.deletion.marked_for_delete_at = ballot - 1;
-    }
-    for (auto& cell : row.cells) cell.cell.timestamp = ballot;
-  }
+// The levels of the transaction's Paxos round and of its commit.
+cluster::Coordinator::CasOptions CasOptions(const protocol::QueryParameters& params) {
+  return {.serial_consistency = SerialConsistencyOf(params),
+          .commit_consistency = params.consistency};
 }
 
 // The transaction being assembled from its statements (CQL3CasRequest).
@@ -156,26 +146,28 @@ class CasRequest {
                      cluster::Coordinator& coordinator) const {
     const int32_t now = params.now_in_seconds.value_or(clock.NowSeconds());
     bool applied = false;
-    const storage::ReadCommand command = ReadCommand(now);
+    std::vector<storage::ReadCommand> reads = {ReadCommand(now)};
+    if (std::optional<storage::ReadCommand> statics = StaticRead(reads.front())) {
+      reads.push_back(std::move(*statics));
+    }
     storage::ReadResult seen;  // what the transaction saw
-    auto decide = [&](const storage::ReadResult& current) {
-      seen = current;
-      AddStaticRow(command, coordinator, seen);
+    auto decide = [&](const std::vector<storage::ReadResult>& current, int64_t timestamp) {
+      seen = current.front();
+      AddStaticRow(current, seen);
+      applied = Applies(seen, now);
       std::vector<storage::Mutation> mutations;
-      if (!Applies(seen, now)) return mutations;
-      applied = true;
-      const int64_t ballot = clock.NextTimestampMicros();
+      if (!applied) return mutations;
       for (const BoundStatement& entry : writes_) {
         for (storage::Mutation& m : entry.statement->BuildTransactionMutations(
-                 entry.write, ballot, now, clock, &coordinator)) {
+                 entry.write, timestamp, now, clock, &coordinator)) {
           if (m.empty()) continue;
-          StampWithBallot(m, ballot);
+          cluster::paxos::StampWithBallot(m, timestamp);
           mutations.push_back(std::move(m));
         }
       }
       return mutations;
     };
-    (void)coordinator.ReadThenMutate(command, decide);
+    (void)coordinator.ReadThenMutate(reads, decide, CasOptions(params));
     return BuildResult(applied, seen, now);
   }
 
@@ -241,10 +233,10 @@ class CasRequest {
 
   // A read of named rows returns no partition when none of them exists,
   // even if the partition has static values; Cassandra's read of the rows
-  // returns the static row then, so read it on its own (still under the lock).
-  void AddStaticRow(const storage::ReadCommand& command, const cluster::Coordinator& coordinator,
-                    storage::ReadResult& result) const {
-    if (row_conditions_.empty() || !result.partitions.empty()) return;
+  // returns the static row then, so the transaction reads it too, on its
+  // own: nullopt when no condition is about a row or no static column is read.
+  std::optional<storage::ReadCommand> StaticRead(const storage::ReadCommand& command) const {
+    if (row_conditions_.empty()) return std::nullopt;
     std::vector<std::string> statics;
     for (const std::string& name : *command.columns) {
       const int index = table_.ColumnIndex(name);
@@ -252,16 +244,23 @@ class CasRequest {
         statics.push_back(name);
       }
     }
-    if (statics.empty()) return;
+    if (statics.empty()) return std::nullopt;
     storage::ReadCommand static_read = command;
     static_read.slices.clear();
     static_read.columns = std::move(statics);
     static_read.per_partition_limit = 1;
-    storage::ReadResult read = coordinator.Read(static_read);
+    return static_read;
+  }
+
+  // The static row StaticRead read, when the rows' read found nothing.
+  static void AddStaticRow(const std::vector<storage::ReadResult>& reads,
+                           storage::ReadResult& result) {
+    if (reads.size() < 2 || !result.partitions.empty()) return;
+    const storage::ReadResult& read = reads[1];
     if (read.partitions.empty() || !read.partitions.front().static_row) return;
     storage::ReadPartition& partition = result.partitions.emplace_back();
     partition.key = read.partitions.front().key;
-    partition.static_row = std::move(read.partitions.front().static_row);
+    partition.static_row = read.partitions.front().static_row;
   }
 
   // CQL3CasRequest.readCommand / columnsToRead.

@@ -1,10 +1,11 @@
 #pragma once
-// Lightweight transactions on one node (Cassandra 4.1's CQL3CasRequest and
+// Lightweight transactions (Cassandra 4.1's CQL3CasRequest and
 // ModificationStatement / BatchStatement executeWithConditions): the
 // conditional INSERT, UPDATE or DELETE, or a conditional BATCH, as one
 // read-check-write of one partition under that partition's LWT lock
-// (cluster::Coordinator::ReadThenMutate), which makes the transactions on a
-// partition linearizable as Paxos does.
+// (cluster::Coordinator::ReadThenMutate: Paxos among the replicas on a
+// cluster, a local lock on one node), which makes the transactions on a
+// partition linearizable.
 //
 // What is read: the rows the conditions are about (or, with only static
 // conditions, the static row and the partition's first row, to tell a
@@ -13,8 +14,8 @@
 // when a conditional statement writes static columns, else those the
 // conditions name.
 //
-// The write timestamp is the Paxos ballot's in Cassandra: here a
-// clock.NextTimestampMicros() taken under the lock, so successive
+// The write timestamp is the Paxos ballot's (on one node a
+// clock.NextTimestampMicros() taken under the lock), so successive
 // transactions on a partition write at increasing timestamps. As Paxos does
 // (PartitionUpdate.updateAllTimestamp), every cell and row marker of the
 // write gets it, and every deletion (row, range, partition, collection) gets

@@ -1,0 +1,526 @@
+#include "cluster/paxos/paxos_coordinator.h"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+
+#include "cluster/consistency_level.h"
+#include "cluster/paxos/paxos_messages.h"
+#include "cluster/paxos/paxos_verb_handlers.h"
+#include "common/error.h"
+#include "protocol/request.h"
+
+namespace sibyl::cluster::paxos {
+
+namespace {
+
+using messaging::Reply;
+using messaging::Verb;
+
+constexpr auto kQuorum = static_cast<uint16_t>(protocol::Consistency::kQuorum);
+constexpr auto kLocalQuorum = static_cast<uint16_t>(protocol::Consistency::kLocalQuorum);
+
+// The answers of one round from the replicas asked.
+struct RoundReplies {
+  std::vector<std::pair<types::Uuid, Bytes>> answers;  // the replies that came, by replica
+  int yes = 0;                                         // promised, accepted, committed
+  int no = 0;                                          // refused
+  int silent = 0;  // timed out, unreachable, failed, or unreadable
+};
+
+// When a round is decided before every replica answered (it always is once
+// a quorum said yes).
+enum class Until {
+  kFirstRefusal,  // a prepare: one refusal means a higher ballot is about
+  kImpossible,    // finishing another's proposal: once a quorum is out of reach
+  kAllAnswered,   // our own proposal: how many accepted matters
+};
+
+std::exception_ptr CasTimeout(const std::string& write_type, uint16_t consistency, int received,
+                              int block_for, int contentions) {
+  return std::make_exception_ptr(
+      CqlError(ErrorCode::kWriteTimeout,
+               "CAS operation timed out: received " + std::to_string(received) + " of " +
+                   std::to_string(block_for) + " required responses after " +
+                   std::to_string(contentions) + " contention retries",
+               WriteTimeoutInfo{consistency, received, block_for, write_type,
+                                static_cast<int16_t>(std::min(contentions, 0x7fff)),
+                                /*cas_timeout=*/true}));
+}
+
+const CqlError* AsCqlError(const std::exception_ptr& error, std::exception_ptr& holder) {
+  holder = error;
+  try {
+    std::rethrow_exception(error);
+  } catch (const CqlError& e) {
+    return &e;  // lives as long as `holder`
+  } catch (...) {
+  }
+  return nullptr;
+}
+
+// A commit's WriteTimeout as 4.1's doPaxos reports it: the CAS message
+// with the contentions, the write type the commit's ("SIMPLE"), or CAS
+// while still preparing (an unfinished round's commit).
+std::exception_ptr AsCasTimeout(std::exception_ptr error, bool preparing, int contentions) {
+  std::exception_ptr holder;
+  const CqlError* e = AsCqlError(error, holder);
+  if (e == nullptr || e->code() != ErrorCode::kWriteTimeout) return error;
+  const auto* info = std::get_if<WriteTimeoutInfo>(&e->detail());
+  if (info == nullptr) return error;
+  return CasTimeout(preparing ? std::string("CAS") : info->write_type, info->consistency,
+                    info->received, info->block_for, contentions);
+}
+
+// What a SERIAL read reports for the write-side errors of its Paxos round
+// (4.1's readWithPaxos).
+std::exception_ptr AsReadError(std::exception_ptr error, uint16_t consistency, int block_for) {
+  std::exception_ptr holder;
+  const CqlError* e = AsCqlError(error, holder);
+  if (e == nullptr) return error;
+  if (e->code() == ErrorCode::kWriteTimeout) {
+    return std::make_exception_ptr(CqlError(ErrorCode::kReadTimeout,
+                                            "Operation timed out - received only 0 responses.",
+                                            ReadTimeoutInfo{consistency, 0, block_for, false}));
+  }
+  if (e->code() == ErrorCode::kWriteFailure) {
+    const auto* info = std::get_if<WriteFailureInfo>(&e->detail());
+    if (info == nullptr) return error;
+    return std::make_exception_ptr(CqlError(
+        ErrorCode::kReadFailure,
+        "Operation failed - received " + std::to_string(info->received) + " responses and " +
+            std::to_string(info->failures.size()) + " failures",
+        ReadFailureInfo{consistency, info->received, info->block_for, info->failures, false}));
+  }
+  return error;
+}
+
+bool Promised(BytesView reply) { return DecodePrepareResponse(reply).promised; }
+bool Accepted(BytesView reply) { return DecodeProposeResponse(reply).accepted; }
+bool Answered(BytesView) { return true; }
+
+}  // namespace
+
+// One operation's attempts, each a sequence of rounds; one round is under
+// way at a time, so its members are touched by one thread at a time (each
+// round's completion hands over to the next under the round's mutex).
+class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts> {
+ public:
+  Attempts(PaxosCoordinator& owner, CasOperation operation, bool serial_read, CasCallback done)
+      : owner_(owner),
+        op_(std::move(operation)),
+        serial_read_(serial_read),
+        done_(std::move(done)),
+        start_(owner.services_.scheduler->Now()) {}
+
+  void Attempt() {
+    try {
+      Plan();
+    } catch (...) {
+      Finish(std::current_exception());
+      return;
+    }
+    if (owner_.services_.scheduler->Now() - start_ >= owner_.services_.timeouts.cas_contention) {
+      Finish(CasTimeout("CAS", op_.serial_consistency, 0, required_, contentions_));
+      return;
+    }
+    try {
+      ballot_ = owner_.ballots_.Next(floor_);
+    } catch (...) {
+      Finish(std::current_exception());
+      return;
+    }
+    Send(Verb::kPaxosPrepare, EncodeProposal(Proposal{ballot_, EmptyUpdate()}),
+         Until::kFirstRefusal, Promised,
+         [self = shared_from_this()](RoundReplies r) { self->OnPrepared(std::move(r)); });
+  }
+
+ private:
+  // The participants of this attempt (natural replicas; of the local
+  // datacenter for LOCAL_SERIAL) and the quorum of them. Throws Unavailable.
+  void Plan() {
+    view_ = owner_.services_.views->Get();
+    const KeyspaceReplication* replication = view_->ReplicationOfTable(op_.table_id);
+    if (replication == nullptr) {
+      throw CqlError(ErrorCode::kServerError,
+                     "The cluster's schema has no table with id " + op_.table_id.ToString());
+    }
+    const std::string& local_dc = view_->DatacenterOf(view_->local_id());
+    const bool local_only = op_.serial_consistency == kConsistencyLocalSerial;
+    live_.clear();
+    int participants = 0;
+    std::vector<std::string_view> live_dcs;
+    for (const types::Uuid& replica :
+         replication->placement->ReplicasFor(dht::Token{op_.partition.token})) {
+      if (local_only && view_->DatacenterOf(replica) != local_dc) continue;
+      ++participants;
+      if (replica != view_->local_id() && !owner_.services_.liveness->IsAlive(replica)) continue;
+      live_.push_back(replica);
+      live_dcs.push_back(view_->DatacenterOf(replica));
+    }
+    required_ = participants / 2 + 1;
+    AssureSufficientLiveReplicas(op_.serial_consistency, replication->strategy(), local_dc,
+                                 live_dcs, required_);
+  }
+
+  void OnPrepared(RoundReplies replies) {
+    std::vector<std::pair<types::Uuid, PrepareResponse>> promises;
+    for (auto& [replica, bytes] : replies.answers) {
+      PrepareResponse response = DecodePrepareResponse(bytes);  // decoded once already
+      if (!response.promised) {
+        floor_ = std::max(floor_, response.refused_by);
+        continue;
+      }
+      promises.emplace_back(replica, std::move(response));
+    }
+    if (replies.no > 0) return Contended();
+    if (replies.yes < required_) {
+      return Finish(
+          CasTimeout("CAS", op_.serial_consistency, replies.yes, required_, contentions_));
+    }
+    const Proposal* latest = nullptr;       // the most recent commit
+    const Proposal* in_progress = nullptr;  // the newest accepted proposal
+    for (const auto& [replica, promise] : promises) {
+      if (promise.committed && (latest == nullptr || promise.committed->ballot > latest->ballot)) {
+        latest = &*promise.committed;
+      }
+      if (promise.accepted &&
+          (in_progress == nullptr || promise.accepted->ballot > in_progress->ballot)) {
+        in_progress = &*promise.accepted;
+      }
+    }
+    // Our writes must be timestamped after every decision before them: a
+    // ballot of the same microsecond (another node's) is first retried above.
+    for (const Proposal* seen : {latest, in_progress}) {
+      if (seen != nullptr && seen->ballot.micros() >= ballot_.micros()) {
+        floor_ = std::max(floor_, seen->ballot);
+        return Attempt();
+      }
+    }
+    if (in_progress != nullptr && !in_progress->update.empty() &&
+        (latest == nullptr || in_progress->ballot > latest->ballot)) {
+      return FinishInProgress(in_progress->update);
+    }
+    if (latest != nullptr) {
+      std::vector<types::Uuid> behind;
+      for (const auto& [replica, promise] : promises) {
+        if (!promise.committed || promise.committed->ballot != latest->ballot) {
+          behind.push_back(replica);
+        }
+      }
+      if (!behind.empty()) return RepairBehind(*latest, std::move(behind));
+    }
+    if (serial_read_) return ProposeOwn(EmptyUpdate());
+    ReadAndDecide();
+  }
+
+  // "Finishing incomplete paxos round": the proposal again under our
+  // ballot, committed at the replay level, then a new attempt.
+  void FinishInProgress(storage::Mutation update) {
+    Proposal refreshed{ballot_, std::move(update)};
+    StampWithBallot(refreshed.update, ballot_.micros());
+    Bytes payload = EncodeProposal(refreshed);
+    Send(Verb::kPaxosPropose, std::move(payload), Until::kImpossible, Accepted,
+         [self = shared_from_this(), refreshed = std::move(refreshed)](RoundReplies r) mutable {
+           if (r.yes >= self->required_) {
+             return self->Commit(std::move(refreshed), self->ReplayConsistency(),
+                                 /*allow_hints=*/false, /*preparing=*/true,
+                                 [self] { self->Attempt(); });
+           }
+           self->RaiseFloor(r);
+           if (r.no > 0) return self->Contended();
+           self->Finish(CasTimeout("CAS", self->op_.serial_consistency,
+                                   static_cast<int>(r.answers.size()),
+                                   static_cast<int>(self->live_.size()), self->contentions_));
+         });
+  }
+
+  // Sends the most recent commit to the promising replicas that lack it,
+  // waits for them, and starts again.
+  void RepairBehind(const Proposal& latest, std::vector<types::Uuid> behind) {
+    Send(
+        Verb::kPaxosCommit, EncodeProposal(latest), Until::kAllAnswered, Answered,
+        [self = shared_from_this()](RoundReplies) { self->Attempt(); }, std::move(behind));
+  }
+
+  void ReadAndDecide() {
+    struct Reads {
+      std::mutex mutex;
+      std::vector<storage::ReadResult> results;  // GUARDED_BY(mutex)
+      std::exception_ptr error;                  // GUARDED_BY(mutex)
+      size_t waiting;                            // GUARDED_BY(mutex)
+    };
+    if (op_.reads.empty()) return Decide({});
+    auto reads = std::make_shared<Reads>();
+    reads->results.resize(op_.reads.size());
+    reads->waiting = op_.reads.size();
+    const uint16_t consistency =
+        op_.serial_consistency == kConsistencyLocalSerial ? kLocalQuorum : kQuorum;
+    for (size_t i = 0; i < op_.reads.size(); ++i) {
+      owner_.reads_.Read(
+          op_.reads[i], consistency,
+          [self = shared_from_this(), reads, i](storage::ReadResult result,
+                                                std::exception_ptr error) {
+            {
+              std::lock_guard lock(reads->mutex);
+              reads->results[i] = std::move(result);
+              if (error && !reads->error) reads->error = error;
+              if (--reads->waiting > 0) return;
+            }
+            if (reads->error) return self->Finish(reads->error);
+            self->RunBlocking([self, reads] { self->Decide(std::move(reads->results)); });
+          });
+    }
+  }
+
+  void Decide(std::vector<storage::ReadResult> results) {
+    std::optional<storage::Mutation> update;
+    try {
+      update = op_.decide(results, ballot_.micros());
+    } catch (...) {
+      return Finish(std::current_exception());
+    }
+    seen_ = std::move(results);
+    ProposeOwn(update ? std::move(*update) : EmptyUpdate());
+  }
+
+  void ProposeOwn(storage::Mutation update) {
+    Proposal proposal{ballot_, std::move(update)};
+    Bytes payload = EncodeProposal(proposal);
+    Send(Verb::kPaxosPropose, std::move(payload), Until::kAllAnswered, Accepted,
+         [self = shared_from_this(), proposal = std::move(proposal)](RoundReplies r) mutable {
+           if (r.yes >= self->required_) {
+             // An empty update is not committed: nothing to apply, and a
+             // later round does not finish it either (OnPrepared).
+             if (proposal.update.empty()) return self->Succeed();
+             return self->Commit(std::move(proposal), self->op_.commit_consistency,
+                                 /*allow_hints=*/true, /*preparing=*/false,
+                                 [self] { self->Succeed(); });
+           }
+           self->RaiseFloor(r);
+           if (r.silent > 0) {
+             return self->Finish(
+                 CasTimeout("CAS", self->op_.serial_consistency, static_cast<int>(r.answers.size()),
+                            static_cast<int>(self->live_.size()), self->contentions_));
+           }
+           if (r.yes > 0) {
+             return self->Finish(std::make_exception_ptr(CqlError(
+                 ErrorCode::kCasWriteUnknown,
+                 "CAS operation result is unknown - proposal accepted by " + std::to_string(r.yes) +
+                     " but not a quorum.",
+                 CasWriteUnknownInfo{self->op_.serial_consistency, r.yes, self->required_})));
+           }
+           self->Contended();
+         });
+  }
+
+  void Commit(Proposal decision, uint16_t consistency, bool allow_hints, bool preparing,
+              std::function<void()> then) {
+    auto shared = std::make_shared<const Proposal>(std::move(decision));
+    auto self = shared_from_this();
+    owner_.writes_.CommitPaxos(
+        shared->update, EncodeProposal(*shared), consistency, allow_hints,
+        [self, shared](std::function<void(bool)> committed) {
+          self->RunBlocking([self, shared, committed = std::move(committed)] {
+            bool ok = true;
+            try {
+              self->owner_.acceptor_.Commit(*shared);
+            } catch (const std::exception&) {
+              ok = false;
+            }
+            committed(ok);
+          });
+        },
+        [self, preparing, then = std::move(then)](std::exception_ptr error) {
+          if (error) return self->Finish(AsCasTimeout(error, preparing, self->contentions_));
+          then();
+        });
+  }
+
+  void Succeed() {
+    if (!serial_read_) return Finish(nullptr);
+    const uint16_t consistency =
+        op_.serial_consistency == kConsistencyLocalSerial ? kLocalQuorum : kQuorum;
+    owner_.reads_.Read(
+        op_.reads.front(), consistency,
+        [self = shared_from_this()](storage::ReadResult result, std::exception_ptr error) {
+          self->seen_.clear();
+          self->seen_.push_back(std::move(result));
+          self->Finish(error);
+        });
+  }
+
+  void RaiseFloor(const RoundReplies& replies) {
+    for (const auto& [replica, bytes] : replies.answers) {
+      const ProposeResponse response = DecodeProposeResponse(bytes);
+      if (!response.accepted) floor_ = std::max(floor_, response.refused_by);
+    }
+  }
+
+  // Another proposer won the round: back off, then try above its ballot.
+  void Contended() {
+    ++contentions_;
+    owner_.services_.scheduler->RunAfter(owner_.Backoff(),
+                                         [self = shared_from_this()] { self->Attempt(); });
+  }
+
+  void Finish(std::exception_ptr error) {
+    if (finished_.exchange(true)) return;
+    if (error && serial_read_) error = AsReadError(error, op_.serial_consistency, required_);
+    done_(error ? std::vector<storage::ReadResult>() : std::move(seen_), error);
+  }
+
+  // Sends `payload` under `verb` to `to` (this attempt's live participants
+  // when empty), this node's part to its acceptor; `then` gets the replies
+  // once the round is decided (`until`, or a quorum said yes).
+  void Send(Verb verb, Bytes payload, Until until, bool (*vote)(BytesView),
+            std::function<void(RoundReplies)> then, std::vector<types::Uuid> to = {}) {
+    struct Round {
+      std::mutex mutex;
+      RoundReplies replies;  // GUARDED_BY(mutex)
+      size_t waiting = 0;    // GUARDED_BY(mutex)
+      bool decided = false;  // GUARDED_BY(mutex)
+    };
+    if (to.empty()) to = live_;
+    const int required = until == Until::kAllAnswered && verb == Verb::kPaxosCommit
+                             ? static_cast<int>(to.size())
+                             : required_;
+    auto round = std::make_shared<Round>();
+    round->waiting = to.size();
+    auto record = [round, required, until, vote, then = std::move(then)](
+                      const types::Uuid& from, std::optional<Bytes> answer) {
+      std::optional<RoundReplies> decided;
+      {
+        std::lock_guard lock(round->mutex);
+        if (round->decided) return;
+        RoundReplies& r = round->replies;
+        --round->waiting;
+        bool counted = false;
+        if (answer) {
+          try {
+            ++(vote(*answer) ? r.yes : r.no);
+            counted = true;
+          } catch (const std::exception&) {
+          }
+        }
+        if (counted) {
+          r.answers.emplace_back(from, std::move(*answer));
+        } else {
+          ++r.silent;
+        }
+        const int waiting = static_cast<int>(round->waiting);
+        if (r.yes >= required || waiting == 0 || (until == Until::kFirstRefusal && r.no > 0) ||
+            (until == Until::kImpossible && r.yes + waiting < required)) {
+          round->decided = true;
+          decided = std::move(r);
+        }
+      }
+      if (decided) then(std::move(*decided));
+    };
+    // Remote replicas first: a local answer may decide the round at once,
+    // and the next round may start inside this call.
+    const ClusterViewPtr view = view_;
+    const auto shared_payload = std::make_shared<const Bytes>(std::move(payload));
+    bool local = false;
+    for (const types::Uuid& replica : to) {
+      if (replica == view->local_id()) {
+        local = true;
+        continue;
+      }
+      owner_.services_.messaging->SendRequest(
+          view->AddressOf(replica), verb, *shared_payload, owner_.services_.timeouts.write,
+          [record, replica](Reply reply) {
+            record(replica,
+                   reply.ok() ? std::optional<Bytes>(std::move(reply.payload)) : std::nullopt);
+          });
+    }
+    if (local) {
+      RunBlocking(
+          [self = shared_from_this(), record, verb, shared_payload, replica = view->local_id()] {
+            std::optional<Bytes> answer;
+            try {
+              answer = AnswerPaxosRequest(self->owner_.acceptor_, verb, *shared_payload);
+            } catch (const std::exception&) {
+            }
+            record(replica, std::move(answer));
+          });
+    }
+  }
+
+  void RunBlocking(std::function<void()> work) {
+    if (owner_.services_.blocking) {
+      owner_.services_.blocking(std::move(work));
+    } else {
+      work();
+    }
+  }
+
+  storage::Mutation EmptyUpdate() const {
+    storage::Mutation update;
+    update.table_id = op_.table_id;
+    update.partition = op_.partition;
+    return update;
+  }
+
+  // Where an unfinished round is committed: the statement's level for a
+  // CAS, QUORUM / LOCAL_QUORUM for a SERIAL read (which then reads there).
+  uint16_t ReplayConsistency() const {
+    if (!serial_read_) return op_.commit_consistency;
+    return op_.serial_consistency == kConsistencyLocalSerial ? kLocalQuorum : kQuorum;
+  }
+
+  PaxosCoordinator& owner_;
+  const CasOperation op_;
+  const bool serial_read_;
+  const CasCallback done_;
+  const messaging::TimePoint start_;
+  std::atomic<bool> finished_{false};
+  // The current attempt's.
+  ClusterViewPtr view_;
+  std::vector<types::Uuid> live_;  // participants believed alive
+  int required_ = 0;               // a quorum of the participants
+  Ballot ballot_;
+  Ballot floor_;  // the next ballot must exceed it
+  int contentions_ = 0;
+  std::vector<storage::ReadResult> seen_;  // what the last decision read
+};
+
+PaxosCoordinator::PaxosCoordinator(const ClusterServices& services, ReadCoordinator& reads,
+                                   WriteCoordinator& writes, PaxosAcceptor& acceptor,
+                                   BallotGenerator& ballots, uint64_t seed)
+    : services_(services),
+      reads_(reads),
+      writes_(writes),
+      acceptor_(acceptor),
+      ballots_(ballots),
+      random_(seed) {}
+
+void PaxosCoordinator::Cas(CasOperation operation, CasCallback done) {
+  std::make_shared<Attempts>(*this, std::move(operation), /*serial_read=*/false, std::move(done))
+      ->Attempt();
+}
+
+void PaxosCoordinator::SerialRead(storage::ReadCommand command, uint16_t consistency,
+                                  ReadCoordinator::Callback done) {
+  CasOperation operation;
+  operation.table_id = command.table_id;
+  operation.partition = command.partitions.front();
+  operation.serial_consistency = consistency;
+  operation.reads.push_back(std::move(command));
+  std::make_shared<Attempts>(
+      *this, std::move(operation), /*serial_read=*/true,
+      [done = std::move(done)](std::vector<storage::ReadResult> reads, std::exception_ptr error) {
+        done(reads.empty() ? storage::ReadResult() : std::move(reads.front()), error);
+      })
+      ->Attempt();
+}
+
+messaging::Duration PaxosCoordinator::Backoff() {
+  std::lock_guard lock(random_mutex_);
+  return std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 99)(random_));
+}
+
+}  // namespace sibyl::cluster::paxos

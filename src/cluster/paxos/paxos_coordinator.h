@@ -1,0 +1,119 @@
+#pragma once
+// The coordinator's side of Paxos for lightweight transactions, as
+// Cassandra 4.1 runs it with paxos_variant v1 (StorageProxy.cas, doPaxos,
+// beginAndRepairPaxos, readWithPaxos): one Paxos instance per partition
+// among its replicas, no leader. Each attempt, within cas_contention_timeout:
+//
+//   1. prepare a new ballot at the live replicas; a quorum of them (of the
+//      local datacenter's for LOCAL_SERIAL) must promise. A refusal: back
+//      off 0-99 ms and try again above the ballot that won (a contention).
+//   2. an accepted proposal newer than the last commit the promises carry is
+//      finished first (proposed again under our ballot, committed at the
+//      statement's level), and replicas behind the last commit get it; then
+//      the attempt starts again. So does an attempt whose ballot is not of a
+//      later microsecond than every ballot the promises carried, so that
+//      each decision's writes are timestamped after the previous one's.
+//   3. a CAS reads at QUORUM (LOCAL_QUORUM for LOCAL_SERIAL) and decides;
+//      a SERIAL read decides nothing.
+//   4. propose the update (an empty one when the condition failed, or for
+//      a SERIAL read, which makes them linearizable as v1 does); then
+//   5. commit it at the statement's level (an empty update is not
+//      committed), the dead replicas hinted; a SERIAL read then reads at
+//      QUORUM / LOCAL_QUORUM.
+//
+// Errors (CqlError), as 4.1's:
+//   Unavailable "Cannot achieve consistency level SERIAL" when too few
+//     participants are alive; the commit's Unavailable too.
+//   WriteTimeout (write type CAS, contentions on v5) "CAS operation timed
+//     out: received %d of %d required responses after %d contention
+//     retries": contention past cas_contention_timeout, or a prepare or
+//     propose round some replica did not answer; a commit that timed out
+//     keeps its write type (SIMPLE).
+//   CAS_WRITE_UNKNOWN "CAS operation result is unknown - proposal accepted
+//     by %d but not a quorum." when every replica answered the proposal and
+//     some but not a quorum accepted it (protocol v4 clients get a
+//     WriteTimeout instead: protocol/response.h).
+//   A SERIAL read gets ReadTimeout / ReadFailure for the write-side
+//     timeouts and failures.
+//
+// Ballots come from the node's BallotGenerator; this node's own part of
+// each round goes to its PaxosAcceptor through services.blocking, as do
+// the decisions (`decide` may read).
+//
+// Thread-safety: Cas and SerialRead may be called from any thread. Their
+// callbacks run exactly once, on a messaging, scheduler or blocking thread
+// (or inside the call for an error found before anything was sent), and
+// must not block.
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "cluster/cluster_services.h"
+#include "cluster/paxos/ballot.h"
+#include "cluster/paxos/paxos_acceptor.h"
+#include "cluster/read/read_coordinator.h"
+#include "cluster/write/write_coordinator.h"
+#include "storage/data/mutation.h"
+#include "storage/data/read_command.h"
+
+namespace sibyl::cluster::paxos {
+
+// One lightweight transaction on one partition.
+struct CasOperation {
+  types::Uuid table_id;
+  storage::PartitionKey partition;
+  // What the decision needs to see, read after the prepare (each on the
+  // operation's partition).
+  std::vector<storage::ReadCommand> reads;
+  uint16_t serial_consistency = kConsistencySerial;  // SERIAL or LOCAL_SERIAL
+  uint16_t commit_consistency = 0x0004;              // the statement's level (QUORUM)
+  // The update to propose given what the reads returned, every cell at
+  // `timestamp` (the ballot's microsecond; StampWithBallot); nullopt when
+  // the condition does not hold. It may throw: the operation fails with it,
+  // nothing written. It may be called more than once (a lost proposal is
+  // retried with a new ballot and a new read): the last call's answer is
+  // the outcome.
+  std::function<std::optional<storage::Mutation>(const std::vector<storage::ReadResult>& reads,
+                                                 int64_t timestamp)>
+      decide;
+};
+
+class PaxosCoordinator {
+ public:
+  // `reads` is what the last decision saw.
+  using CasCallback =
+      std::function<void(std::vector<storage::ReadResult> reads, std::exception_ptr error)>;
+
+  // All must outlive the coordinator. `seed` makes the back-off's random
+  // waits (a simulated cluster replays them).
+  PaxosCoordinator(const ClusterServices& services, ReadCoordinator& reads,
+                   WriteCoordinator& writes, PaxosAcceptor& acceptor, BallotGenerator& ballots,
+                   uint64_t seed);
+
+  void Cas(CasOperation operation, CasCallback done);
+  // A SERIAL or LOCAL_SERIAL read of one partition (`command.partitions`
+  // names exactly one).
+  void SerialRead(storage::ReadCommand command, uint16_t consistency,
+                  ReadCoordinator::Callback done);
+
+ private:
+  class Attempts;
+
+  // A wait of 0-99 ms before retrying a contended round.
+  messaging::Duration Backoff();
+
+  const ClusterServices services_;
+  ReadCoordinator& reads_;
+  WriteCoordinator& writes_;
+  PaxosAcceptor& acceptor_;
+  BallotGenerator& ballots_;
+  std::mutex random_mutex_;
+  std::mt19937_64 random_;  // GUARDED_BY(random_mutex_)
+};
+
+}  // namespace sibyl::cluster::paxos

@@ -1,0 +1,351 @@
+// Paxos among the replicas of a simulated cluster (paxos_coordinator.h):
+// transactions decided once, on every replica's data and Paxos state;
+// unfinished rounds finished by the next one; replicas behind brought up to
+// date; concurrent proposers on one partition never losing an update, also
+// with messages dropped, delayed and duplicated; and 4.1's errors.
+
+#include "cluster/paxos/paxos_coordinator.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cluster/paxos/paxos_store.h"
+#include "cluster/simulated_cluster_test_util.h"
+#include "cluster/write/write_test_util.h"
+#include "storage/storage_test_util.h"
+#include "types/value_codec.h"
+
+namespace sibyl::cluster::testing {
+namespace {
+
+constexpr uint16_t kSerial = kConsistencySerial;
+constexpr uint16_t kLocalSerial = kConsistencyLocalSerial;
+
+// The value of row (k, 0) in a read, if any.
+std::optional<int32_t> ValueIn(const storage::ReadResult& result) {
+  for (const auto& partition : result.partitions) {
+    for (const auto& row : partition.rows) {
+      for (const auto& cell : row.cells) {
+        if (cell.column == "v") return types::DecodeInt(cell.value);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+storage::ReadCommand ReadRow(const SimulatedCluster& cluster, int32_t k) {
+  storage::ReadCommand command;
+  command.table_id = cluster.table().id;
+  command.partitions = {KeyOf(k)};
+  command.now_seconds = 1'700'000'000;
+  return command;
+}
+
+// One transaction's end.
+struct Outcome {
+  bool done = false;
+  bool applied = false;
+  std::optional<int32_t> seen;  // v as the deciding read saw it
+  std::exception_ptr error;
+};
+
+// UPDATE ks.t SET v = to WHERE k = k AND c = 0 IF v = from (`from`
+// nullopt: INSERT ... IF NOT EXISTS), started from node `i`; `outcome` is
+// filled in when it ends.
+void StartCas(SimulatedCluster& cluster, int i, int32_t k, std::optional<int32_t> from, int32_t to,
+              Outcome& outcome, uint16_t serial = kSerial, uint16_t commit = kQuorum) {
+  paxos::CasOperation operation;
+  operation.table_id = cluster.table().id;
+  operation.partition = KeyOf(k);
+  operation.reads = {ReadRow(cluster, k)};
+  operation.serial_consistency = serial;
+  operation.commit_consistency = commit;
+  operation.decide = [&cluster, &outcome, k, from, to](
+                         const std::vector<storage::ReadResult>& reads,
+                         int64_t timestamp) -> std::optional<storage::Mutation> {
+    outcome.seen = ValueIn(reads.front());
+    outcome.applied = outcome.seen == from;
+    if (!outcome.applied) return std::nullopt;
+    return RowMutation(cluster, k, 0, to, timestamp);
+  };
+  cluster.node(i).coordinator->paxos().Cas(
+      std::move(operation), [&outcome](std::vector<storage::ReadResult>, std::exception_ptr error) {
+        outcome.done = true;
+        outcome.error = error;
+      });
+}
+
+Outcome RunCas(SimulatedCluster& cluster, int i, int32_t k, std::optional<int32_t> from, int32_t to,
+               uint16_t serial = kSerial, uint16_t commit = kQuorum) {
+  Outcome outcome;
+  StartCas(cluster, i, k, from, to, outcome, serial, commit);
+  cluster.RunUntil([&] { return outcome.done; });
+  return outcome;
+}
+
+std::pair<storage::ReadResult, std::exception_ptr> SerialRead(SimulatedCluster& cluster, int i,
+                                                              int32_t k,
+                                                              uint16_t serial = kSerial) {
+  std::optional<std::pair<storage::ReadResult, std::exception_ptr>> outcome;
+  cluster.node(i).coordinator->paxos().SerialRead(
+      ReadRow(cluster, k), serial, [&](storage::ReadResult result, std::exception_ptr error) {
+        outcome.emplace(std::move(result), error);
+      });
+  cluster.RunUntil([&] { return outcome.has_value(); });
+  return std::move(*outcome);
+}
+
+// Node `i`'s Paxos state for partition k of ks.t.
+paxos::PaxosState StateOn(SimulatedCluster& cluster, int i, int32_t k) {
+  return paxos::PaxosStore(cluster.node(i).engine)
+      .Load(cluster.table().id, KeyOf(k), 1'700'000'000);
+}
+
+TEST(PaxosCoordinatorTest, InsertIfNotExistsIsDecidedOnceAndRecordedOnEveryReplica) {
+  SimulatedCluster cluster({.nodes = 3, .seed = 31});
+  const Outcome first = RunCas(cluster, 0, 1, std::nullopt, 10);
+  ASSERT_EQ(first.error, nullptr);
+  EXPECT_TRUE(first.applied);
+  const Outcome second = RunCas(cluster, 1, 1, std::nullopt, 20);
+  ASSERT_EQ(second.error, nullptr);
+  EXPECT_FALSE(second.applied);
+  EXPECT_EQ(second.seen, 10);
+  // Committed at QUORUM: every replica has it once the commits land.
+  cluster.RunUntil([&] { return StoredRow(cluster, 2, 1, 0).has_value(); });
+  std::optional<paxos::Ballot> committed;
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(StoredRow(cluster, i, 1, 0)->value, 10) << "node " << i;
+    const paxos::PaxosState state = StateOn(cluster, i, 1);
+    ASSERT_TRUE(state.committed) << "node " << i;
+    if (committed) EXPECT_EQ(state.committed->ballot, *committed);
+    committed = state.committed->ballot;
+    // The value was written at the ballot's microsecond.
+    EXPECT_EQ(StoredRow(cluster, i, 1, 0)->timestamp, committed->micros());
+    // The second transaction's empty proposal is accepted, never committed.
+    ASSERT_TRUE(state.accepted.has_value()) << "node " << i;
+    EXPECT_TRUE(state.accepted->update.empty());
+    EXPECT_GT(state.accepted->ballot, *committed);
+  }
+}
+
+TEST(PaxosCoordinatorTest, SuccessiveTransactionsFromDifferentNodesChainTheirValues) {
+  SimulatedCluster cluster({.nodes = 3, .seed = 32});
+  ASSERT_TRUE(RunCas(cluster, 0, 2, std::nullopt, 0).applied);
+  int64_t previous_timestamp = 0;
+  for (int step = 0; step < 12; ++step) {
+    const Outcome outcome = RunCas(cluster, step % 3, 2, step, step + 1);
+    ASSERT_EQ(outcome.error, nullptr) << "step " << step;
+    ASSERT_TRUE(outcome.applied) << "step " << step << " saw " << outcome.seen.value_or(-1);
+    const auto [read, error] = SerialRead(cluster, (step + 1) % 3, 2);
+    ASSERT_EQ(error, nullptr);
+    EXPECT_EQ(ValueIn(read), step + 1);
+    // Each decision is written after the one before it, whichever node made it.
+    const paxos::PaxosState state = StateOn(cluster, ReplicaIndexes(cluster, 2)[0], 2);
+    ASSERT_TRUE(state.committed);
+    EXPECT_GT(state.committed->ballot.micros(), previous_timestamp);
+    previous_timestamp = state.committed->ballot.micros();
+  }
+}
+
+TEST(PaxosCoordinatorTest, ADecisionIsWrittenAfterOneOfTheSameMicrosecond) {
+  SimulatedCluster cluster({.nodes = 3, .seed = 39});
+  // The nodes' clocks stand still at the same microsecond: node 1's first
+  // ballot has node 0's microsecond, and wins on its node bits.
+  ASSERT_TRUE(RunCas(cluster, 0, 7, std::nullopt, 10).applied);
+  const Outcome second = RunCas(cluster, 1, 7, 10, 5);
+  ASSERT_EQ(second.error, nullptr);
+  ASSERT_TRUE(second.applied);
+  // Written at the same timestamp, 5 would lose to 10 (the larger value).
+  const auto [read, error] = SerialRead(cluster, 2, 7);
+  ASSERT_EQ(error, nullptr);
+  EXPECT_EQ(ValueIn(read), 5);
+}
+
+TEST(PaxosCoordinatorTest, OneReplicaDownStillDecidesTwoAreUnavailable) {
+  SimulatedCluster cluster({.nodes = 3, .seed = 33});
+  cluster.Kill(2);
+  const Outcome with_two = RunCas(cluster, 0, 3, std::nullopt, 1);
+  ASSERT_EQ(with_two.error, nullptr);
+  EXPECT_TRUE(with_two.applied);
+  cluster.Kill(1);
+  const Outcome with_one = RunCas(cluster, 0, 3, 1, 2);
+  const CqlError e = ErrorOf(with_one.error);
+  EXPECT_EQ(e.code(), ErrorCode::kUnavailable);
+  EXPECT_STREQ(e.what(), "Cannot achieve consistency level SERIAL");
+  const auto* info = std::get_if<UnavailableInfo>(&e.detail());
+  ASSERT_NE(info, nullptr);
+  EXPECT_EQ(info->consistency, kSerial);
+  EXPECT_EQ(info->required, 2);
+  EXPECT_EQ(info->alive, 1);
+  const auto [read, read_error] = SerialRead(cluster, 0, 3, kLocalSerial);
+  EXPECT_EQ(ErrorOf(read_error).code(), ErrorCode::kUnavailable);
+  EXPECT_STREQ(ErrorOf(read_error).what(), "Cannot achieve consistency level LOCAL_SERIAL");
+}
+
+TEST(PaxosCoordinatorTest, AnAcceptedProposalIsFinishedBeforeAnythingElse) {
+  SimulatedCluster cluster({.nodes = 3, .seed = 34});
+  const std::vector<int> replicas = ReplicaIndexes(cluster, 4);
+  // A coordinator that died after its proposal was accepted by two replicas.
+  storage::testing::ScratchDir dir;
+  std::filesystem::create_directories(dir.path());
+  paxos::BallotGenerator ballots(cluster.node(0).clock, 77, dir.path() / "ballots");
+  const paxos::Ballot ballot = ballots.Next();
+  for (int r : {replicas[0], replicas[1]}) {
+    paxos::PaxosAcceptor acceptor(cluster.node(r).engine, cluster.node(r).clock);
+    ASSERT_TRUE(acceptor.Prepare(cluster.table().id, KeyOf(4), ballot).promised);
+    ASSERT_TRUE(
+        acceptor.Propose({ballot, RowMutation(cluster, 4, 0, 42, ballot.micros())}).accepted);
+  }
+  for (int r : replicas) EXPECT_FALSE(StoredRow(cluster, r, 4, 0).has_value());
+  // A SERIAL read from the third replica sees it.
+  const auto [read, error] = SerialRead(cluster, replicas[2], 4);
+  ASSERT_EQ(error, nullptr);
+  EXPECT_EQ(ValueIn(read), 42);
+  // And a transaction that expected nothing there does not apply.
+  const Outcome late = RunCas(cluster, replicas[2], 4, std::nullopt, 1);
+  ASSERT_EQ(late.error, nullptr);
+  EXPECT_FALSE(late.applied);
+  EXPECT_EQ(late.seen, 42);
+}
+
+TEST(PaxosCoordinatorTest, AReplicaThatMissedTheLastCommitIsGivenIt) {
+  // Neither hints nor read repair bring the lagging replica up to date here.
+  SimulatedCluster cluster(
+      {.nodes = 3, .seed = 35, .hinted_handoff = false, .read_repair = "NONE"});
+  const std::vector<int> replicas = ReplicaIndexes(cluster, 5);
+  const int lagging = replicas[2];
+  cluster.Kill(lagging);
+  ASSERT_TRUE(RunCas(cluster, replicas[0], 5, std::nullopt, 7).applied);
+  cluster.RunUntil([&] { return StoredRow(cluster, replicas[1], 5, 0).has_value(); });
+  EXPECT_FALSE(StateOn(cluster, lagging, 5).committed.has_value());
+  cluster.Revive(lagging);
+  cluster.Kill(replicas[1]);
+  // The read's prepare finds the lagging replica behind and commits to it
+  // first, then reads from the two.
+  const auto [read, error] = SerialRead(cluster, replicas[0], 5);
+  ASSERT_EQ(error, nullptr);
+  EXPECT_EQ(ValueIn(read), 7);
+  ASSERT_TRUE(StoredRow(cluster, lagging, 5, 0).has_value());
+  EXPECT_EQ(StoredRow(cluster, lagging, 5, 0)->value, 7);
+  ASSERT_TRUE(StateOn(cluster, lagging, 5).committed.has_value());
+  EXPECT_EQ(StateOn(cluster, lagging, 5).committed->ballot,
+            StateOn(cluster, replicas[0], 5).committed->ballot);
+}
+
+TEST(PaxosCoordinatorTest, ContentionPastTheTimeoutIsACasWriteTimeout) {
+  SimulatedCluster cluster(
+      {.nodes = 3, .seed = 36, .timeouts = {.cas_contention = std::chrono::milliseconds(0)}});
+  const Outcome outcome = RunCas(cluster, 0, 6, std::nullopt, 1);
+  const CqlError e = ErrorOf(outcome.error);
+  EXPECT_EQ(e.code(), ErrorCode::kWriteTimeout);
+  EXPECT_STREQ(e.what(),
+               "CAS operation timed out: received 0 of 2 required responses after 0 contention "
+               "retries");
+  const auto* info = std::get_if<WriteTimeoutInfo>(&e.detail());
+  ASSERT_NE(info, nullptr);
+  EXPECT_EQ(info->write_type, "CAS");
+  EXPECT_EQ(info->consistency, kSerial);
+  EXPECT_EQ(info->block_for, 2);
+  // A SERIAL read reports it as a read timeout.
+  const auto [read, error] = SerialRead(cluster, 0, 6);
+  EXPECT_EQ(ErrorOf(error).code(), ErrorCode::kReadTimeout);
+}
+
+TEST(PaxosCoordinatorTest, ASilentReplicaBelievedAliveTimesTheRoundOut) {
+  SimulatedCluster cluster({.nodes = 3, .seed = 37});
+  const std::vector<int> replicas = ReplicaIndexes(cluster, 8);
+  // Two replicas unreachable, but nobody knows it yet.
+  cluster.network().TakeDown(cluster.node(replicas[1]).address);
+  cluster.network().TakeDown(cluster.node(replicas[2]).address);
+  const Outcome outcome = RunCas(cluster, replicas[0], 8, std::nullopt, 1);
+  const CqlError e = ErrorOf(outcome.error);
+  EXPECT_EQ(e.code(), ErrorCode::kWriteTimeout);
+  EXPECT_STREQ(e.what(),
+               "CAS operation timed out: received 1 of 2 required responses after 0 contention "
+               "retries");
+}
+
+TEST(PaxosCoordinatorTest, LocalSerialCountsTheLocalDatacenterOnly) {
+  SimulatedCluster cluster(
+      {.nodes = 4,
+       .seed = 38,
+       .replication = {{"class", "org.apache.cassandra.locator.NetworkTopologyStrategy"},
+                       {"dc1", "2"},
+                       {"dc2", "2"}},
+       .datacenters = {"dc1", "dc2"}});
+  // Nodes 0 and 2 are dc1; with dc2 gone, LOCAL_SERIAL still decides.
+  cluster.Kill(1);
+  cluster.Kill(3);
+  const Outcome local =
+      RunCas(cluster, 0, 9, std::nullopt, 5, kLocalSerial, static_cast<uint16_t>(0x0006));
+  ASSERT_EQ(local.error, nullptr);
+  EXPECT_TRUE(local.applied);
+  const Outcome global = RunCas(cluster, 0, 9, 5, 6, kSerial, static_cast<uint16_t>(0x0006));
+  EXPECT_EQ(ErrorOf(global.error).code(), ErrorCode::kUnavailable);
+}
+
+// Several coordinators increment one register with compare-and-set, under a
+// faulty network: no two applied transactions saw the same value (no lost
+// update), the register ends at the number of increments that took effect,
+// and every applied one is among them.
+void RunContendedIncrements(uint64_t seed, messaging::LinkFaults faults) {
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  SimulatedCluster cluster({.nodes = 3, .seed = seed, .faults = faults});
+  ASSERT_TRUE(RunCas(cluster, 0, 11, std::nullopt, 0).applied);
+  constexpr int kRounds = 8;
+  int applied = 0;
+  int unknown = 0;
+  std::set<int32_t> seen_by_applied;
+  std::map<int, int32_t> guess;  // per node, the value it believes current
+  for (int round = 0; round < kRounds; ++round) {
+    std::vector<Outcome> outcomes(3);
+    for (int i = 0; i < 3; ++i) {
+      const auto [read, error] = SerialRead(cluster, i, 11);
+      guess[i] = error ? guess[i] : ValueIn(read).value_or(-1);
+    }
+    for (int i = 0; i < 3; ++i) StartCas(cluster, i, 11, guess[i], guess[i] + 1, outcomes[i]);
+    cluster.RunUntil([&] {
+      for (const Outcome& o : outcomes) {
+        if (!o.done) return false;
+      }
+      return true;
+    });
+    for (const Outcome& o : outcomes) {
+      if (o.error) {
+        ++unknown;  // timed out or unknown: it may or may not have taken effect
+      } else if (o.applied) {
+        ++applied;
+        EXPECT_TRUE(seen_by_applied.insert(*o.seen).second) << "two increments from " << *o.seen;
+      }
+    }
+  }
+  cluster.network().SetFaults({});
+  const auto [read, error] = SerialRead(cluster, 0, 11);
+  ASSERT_EQ(error, nullptr);
+  const int32_t final_value = ValueIn(read).value_or(-1);
+  EXPECT_GE(final_value, applied);
+  EXPECT_LE(final_value, applied + unknown);
+  EXPECT_GT(applied, 0);
+}
+
+TEST(PaxosCoordinatorTest, ConcurrentProposersLoseNoUpdate) {
+  for (uint64_t seed = 40; seed < 45; ++seed) RunContendedIncrements(seed, {});
+}
+
+TEST(PaxosCoordinatorTest, ConcurrentProposersLoseNoUpdateOverAFaultyNetwork) {
+  messaging::LinkFaults faults;
+  faults.drop_probability = 0.05;
+  faults.duplicate_probability = 0.05;
+  faults.min_delay = std::chrono::milliseconds(1);
+  faults.max_delay = std::chrono::milliseconds(30);
+  for (uint64_t seed = 50; seed < 55; ++seed) RunContendedIncrements(seed, faults);
+}
+
+}  // namespace
+}  // namespace sibyl::cluster::testing

@@ -1,0 +1,116 @@
+#include "cluster/paxos/paxos_messages.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "types/vint.h"
+
+namespace sibyl::cluster::paxos {
+
+namespace {
+
+constexpr size_t kBallotBytes = 16;
+constexpr uint8_t kPromised = 1;
+constexpr uint8_t kHasAccepted = 2;
+constexpr uint8_t kHasCommitted = 4;
+
+BytesView Take(BytesView& in, size_t n, const char* what) {
+  if (in.size() < n) throw std::runtime_error(std::string("Truncated ") + what);
+  BytesView taken = in.substr(0, n);
+  in.remove_prefix(n);
+  return taken;
+}
+
+void AppendLengthPrefixed(const Proposal& proposal, Bytes& out) {
+  const Bytes bytes = EncodeProposal(proposal);
+  types::AppendUnsignedVint(out, bytes.size());
+  out += bytes;
+}
+
+Proposal TakeLengthPrefixed(BytesView& in) {
+  const auto length = types::ReadUnsignedVint(in);
+  if (!length) throw std::runtime_error("Truncated Paxos prepare reply");
+  in.remove_prefix(length->size);
+  if (length->value > in.size()) throw std::runtime_error("Truncated Paxos prepare reply");
+  return DecodeProposal(Take(in, static_cast<size_t>(length->value), "Paxos prepare reply"));
+}
+
+}  // namespace
+
+void EncodeBallot(const Ballot& ballot, Bytes& out) {
+  if (ballot.is_null()) {
+    out.append(kBallotBytes, '\0');
+  } else {
+    out += ballot.ToUuid().ToBytes();
+  }
+}
+
+Ballot DecodeBallot(BytesView bytes) {
+  if (bytes.size() != kBallotBytes) throw std::runtime_error("A ballot is 16 bytes");
+  if (bytes.find_first_not_of('\0') == BytesView::npos) return Ballot();
+  const std::optional<Ballot> ballot = Ballot::FromUuid(types::Uuid::FromBytes(bytes));
+  if (!ballot) throw std::runtime_error("Not a ballot (a version 1 timeuuid)");
+  return *ballot;
+}
+
+void EncodeProposal(const Proposal& proposal, Bytes& out) {
+  EncodeBallot(proposal.ballot, out);
+  proposal.update.SerializeTo(out);
+}
+
+Bytes EncodeProposal(const Proposal& proposal) {
+  Bytes out;
+  EncodeProposal(proposal, out);
+  return out;
+}
+
+Proposal DecodeProposal(BytesView bytes) {
+  Proposal proposal;
+  proposal.ballot = DecodeBallot(Take(bytes, kBallotBytes, "Paxos proposal"));
+  if (proposal.ballot.is_null()) throw std::runtime_error("A Paxos proposal without a ballot");
+  proposal.update = storage::Mutation::Deserialize(bytes);
+  return proposal;
+}
+
+Bytes EncodePrepareResponse(const PrepareResponse& response) {
+  Bytes out;
+  uint8_t flags = 0;
+  if (response.promised) flags |= kPromised;
+  if (response.accepted) flags |= kHasAccepted;
+  if (response.committed) flags |= kHasCommitted;
+  out.push_back(static_cast<char>(flags));
+  EncodeBallot(response.refused_by, out);
+  if (response.accepted) AppendLengthPrefixed(*response.accepted, out);
+  if (response.committed) AppendLengthPrefixed(*response.committed, out);
+  return out;
+}
+
+PrepareResponse DecodePrepareResponse(BytesView bytes) {
+  const auto flags = static_cast<uint8_t>(Take(bytes, 1, "Paxos prepare reply")[0]);
+  if ((flags & ~(kPromised | kHasAccepted | kHasCommitted)) != 0) {
+    throw std::runtime_error("Unknown flags in a Paxos prepare reply");
+  }
+  PrepareResponse response;
+  response.promised = (flags & kPromised) != 0;
+  response.refused_by = DecodeBallot(Take(bytes, kBallotBytes, "Paxos prepare reply"));
+  if ((flags & kHasAccepted) != 0) response.accepted = TakeLengthPrefixed(bytes);
+  if ((flags & kHasCommitted) != 0) response.committed = TakeLengthPrefixed(bytes);
+  if (!bytes.empty()) throw std::runtime_error("Bytes left over in a Paxos prepare reply");
+  return response;
+}
+
+Bytes EncodeProposeResponse(const ProposeResponse& response) {
+  Bytes out;
+  out.push_back(response.accepted ? '\1' : '\0');
+  EncodeBallot(response.refused_by, out);
+  return out;
+}
+
+ProposeResponse DecodeProposeResponse(BytesView bytes) {
+  if (bytes.size() != 1 + kBallotBytes || static_cast<uint8_t>(bytes[0]) > 1) {
+    throw std::runtime_error("Not a Paxos propose reply");
+  }
+  return {.accepted = bytes[0] == '\1', .refused_by = DecodeBallot(bytes.substr(1))};
+}
+
+}  // namespace sibyl::cluster::paxos

@@ -1,0 +1,90 @@
+// The Paxos verbs' payloads: every reply round-trips, and malformed bytes
+// (truncated, unknown flags, bytes left over, a null or non-time ballot) are
+// refused with an exception rather than read as something else.
+
+#include "cluster/paxos/paxos_messages.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "cluster/paxos/paxos_verb_handlers.h"
+#include "storage/reference/reference_engine.h"
+#include "types/value_codec.h"
+
+namespace sibyl::cluster::paxos {
+namespace {
+
+storage::Mutation UpdateOf(int32_t k, int64_t timestamp) {
+  storage::Mutation m;
+  m.table_id = types::Uuid::NameBased("paxos messages test");
+  m.partition = {k, types::EncodeInt(k)};
+  storage::RowWrite& row = m.rows.emplace_back();
+  storage::CellWrite& cell = row.cells.emplace_back();
+  cell.column = "v";
+  cell.cell.timestamp = timestamp;
+  cell.cell.value = types::EncodeInt(k * 10);
+  return m;
+}
+
+TEST(PaxosMessagesTest, RepliesRoundTrip) {
+  const Ballot low = Ballot::Make(1'700'000'000'000'001, 5);
+  const Ballot high = Ballot::Make(1'700'000'000'000'002, 7);
+  const std::vector<PrepareResponse> prepares = {
+      {.promised = true, .refused_by = {}, .accepted = std::nullopt, .committed = std::nullopt},
+      {.promised = false, .refused_by = high, .accepted = std::nullopt, .committed = std::nullopt},
+      {.promised = true,
+       .refused_by = {},
+       .accepted = Proposal{high, UpdateOf(1, high.micros())},
+       .committed = Proposal{low, UpdateOf(2, low.micros())}},
+  };
+  for (const PrepareResponse& response : prepares) {
+    EXPECT_EQ(DecodePrepareResponse(EncodePrepareResponse(response)), response);
+  }
+  for (const ProposeResponse& response :
+       {ProposeResponse{.accepted = true, .refused_by = {}},
+        ProposeResponse{.accepted = false, .refused_by = low}}) {
+    EXPECT_EQ(DecodeProposeResponse(EncodeProposeResponse(response)), response);
+  }
+  const Proposal proposal{high, UpdateOf(3, high.micros())};
+  EXPECT_EQ(DecodeProposal(EncodeProposal(proposal)), proposal);
+}
+
+TEST(PaxosMessagesTest, MalformedBytesAreRefused) {
+  const Ballot ballot = Ballot::Make(1'700'000'000'000'001, 5);
+  const Bytes proposal = EncodeProposal(Proposal{ballot, UpdateOf(1, ballot.micros())});
+  EXPECT_THROW((void)DecodeProposal(BytesView(proposal).substr(0, 10)), std::runtime_error);
+  EXPECT_THROW((void)DecodeProposal(BytesView(proposal).substr(0, proposal.size() - 1)),
+               std::runtime_error);
+  EXPECT_THROW((void)DecodeProposal(Bytes(16, '\0') + proposal.substr(16)), std::runtime_error);
+  Bytes random_uuid = types::Uuid::Random().ToBytes() + proposal.substr(16);
+  EXPECT_THROW((void)DecodeProposal(random_uuid), std::runtime_error);
+
+  Bytes prepare = EncodePrepareResponse(
+      {.promised = true, .refused_by = {}, .accepted = Proposal{ballot, UpdateOf(1, 1)},
+       .committed = std::nullopt});
+  EXPECT_THROW((void)DecodePrepareResponse(BytesView(prepare).substr(0, prepare.size() - 1)),
+               std::runtime_error);
+  EXPECT_THROW((void)DecodePrepareResponse(prepare + "x"), std::runtime_error);
+  Bytes flags = prepare;
+  flags[0] = '\x08';
+  EXPECT_THROW((void)DecodePrepareResponse(flags), std::runtime_error);
+  EXPECT_THROW((void)DecodePrepareResponse(""), std::runtime_error);
+  EXPECT_THROW((void)DecodeProposeResponse(Bytes(17, '\2')), std::runtime_error);
+  EXPECT_THROW((void)DecodeProposeResponse(Bytes(3, '\0')), std::runtime_error);
+}
+
+TEST(PaxosMessagesTest, AReplicaRefusesAMalformedRequest) {
+  storage::ReferenceEngine engine;
+  ManualClock clock;
+  PaxosAcceptor acceptor(engine, clock);
+  for (const messaging::Verb verb : {messaging::Verb::kPaxosPrepare, messaging::Verb::kPaxosPropose,
+                                     messaging::Verb::kPaxosCommit}) {
+    EXPECT_THROW((void)AnswerPaxosRequest(acceptor, verb, "garbage"), std::runtime_error);
+  }
+  EXPECT_THROW((void)AnswerPaxosRequest(acceptor, messaging::Verb::kRead, "garbage"),
+               std::runtime_error);
+}
+
+}  // namespace
+}  // namespace sibyl::cluster::paxos
