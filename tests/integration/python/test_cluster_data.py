@@ -206,7 +206,10 @@ def test_concurrent_compare_and_set_from_every_coordinator_loses_no_increment(
                 for _ in range(60):
                     if done == 8:
                         break
-                    current = session.execute(read).one().v
+                    try:
+                        current = session.execute(read).one().v
+                    except (ReadTimeout, WriteTimeout):
+                        continue  # a contended read: read again
                     try:
                         result = session.execute(cas, (current + 1, current)).one()
                     except WriteTimeout:
