@@ -31,6 +31,8 @@ packages=(
   golang-go golang-github-gocql-gocql-dev
   # cluster tests: etcd (the metadata store) and nftables (network partitions)
   etcd-server nftables
+  # the LWT adversary's clock skew (tests/adversary/lwt_adversary.py)
+  faketime
 )
 
 is_installed() {

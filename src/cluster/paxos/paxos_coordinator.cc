@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -23,13 +25,23 @@ using messaging::Verb;
 constexpr auto kQuorum = static_cast<uint16_t>(protocol::Consistency::kQuorum);
 constexpr auto kLocalQuorum = static_cast<uint16_t>(protocol::Consistency::kLocalQuorum);
 
-// The answers of one round from the replicas asked.
+// The answers of one round from the replicas asked, each decoded once as
+// it arrives.
+template <typename Response>
 struct RoundReplies {
-  std::vector<std::pair<types::Uuid, Bytes>> answers;  // the replies that came, by replica
-  int yes = 0;                                         // promised, accepted, committed
-  int no = 0;                                          // refused
+  std::vector<std::pair<types::Uuid, Response>> answers;  // the replies that came, by replica
+  int yes = 0;                                            // promised, accepted, committed
+  int no = 0;                                             // refused
   int silent = 0;  // timed out, unreachable, failed, or unreadable
 };
+
+// A PAXOS_COMMIT's reply, which carries nothing.
+struct CommitAck {};
+
+CommitAck DecodeCommitAck(BytesView reply) {
+  if (!reply.empty()) throw std::runtime_error("Not a Paxos commit reply");
+  return {};
+}
 
 // When a round is decided before every replica answered (it always is once
 // a quorum said yes).
@@ -81,7 +93,7 @@ std::exception_ptr AsReadError(std::exception_ptr error, uint16_t consistency, i
   std::exception_ptr holder;
   const CqlError* e = AsCqlError(error, holder);
   if (e == nullptr) return error;
-  if (e->code() == ErrorCode::kWriteTimeout) {
+  if (e->code() == ErrorCode::kWriteTimeout || e->code() == ErrorCode::kCasWriteUnknown) {
     return std::make_exception_ptr(CqlError(ErrorCode::kReadTimeout,
                                             "Operation timed out - received only 0 responses.",
                                             ReadTimeoutInfo{consistency, 0, block_for, false}));
@@ -98,9 +110,9 @@ std::exception_ptr AsReadError(std::exception_ptr error, uint16_t consistency, i
   return error;
 }
 
-bool Promised(BytesView reply) { return DecodePrepareResponse(reply).promised; }
-bool Accepted(BytesView reply) { return DecodeProposeResponse(reply).accepted; }
-bool Answered(BytesView) { return true; }
+bool Promised(const PrepareResponse& reply) { return reply.promised; }
+bool Accepted(const ProposeResponse& reply) { return reply.accepted; }
+bool Answered(const CommitAck&) { return true; }
 
 }  // namespace
 
@@ -134,8 +146,10 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
       return;
     }
     Send(Verb::kPaxosPrepare, EncodeProposal(Proposal{ballot_, EmptyUpdate()}),
-         Until::kFirstRefusal, Promised,
-         [self = shared_from_this()](RoundReplies r) { self->OnPrepared(std::move(r)); });
+         Until::kFirstRefusal, DecodePrepareResponse, Promised,
+         [self = shared_from_this()](RoundReplies<PrepareResponse> r) {
+           self->OnPrepared(std::move(r));
+         });
   }
 
  private:
@@ -166,10 +180,9 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
                                  live_dcs, required_);
   }
 
-  void OnPrepared(RoundReplies replies) {
+  void OnPrepared(RoundReplies<PrepareResponse> replies) {
     std::vector<std::pair<types::Uuid, PrepareResponse>> promises;
-    for (auto& [replica, bytes] : replies.answers) {
-      PrepareResponse response = DecodePrepareResponse(bytes);  // decoded once already
+    for (auto& [replica, response] : replies.answers) {
       if (!response.promised) {
         floor_ = std::max(floor_, response.refused_by);
         continue;
@@ -223,8 +236,10 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
     Proposal refreshed{ballot_, std::move(update)};
     StampWithBallot(refreshed.update, ballot_.micros());
     Bytes payload = EncodeProposal(refreshed);
-    Send(Verb::kPaxosPropose, std::move(payload), Until::kImpossible, Accepted,
-         [self = shared_from_this(), refreshed = std::move(refreshed)](RoundReplies r) mutable {
+    Send(Verb::kPaxosPropose, std::move(payload), Until::kImpossible, DecodeProposeResponse,
+         Accepted,
+         [self = shared_from_this(),
+          refreshed = std::move(refreshed)](RoundReplies<ProposeResponse> r) mutable {
            if (r.yes >= self->required_) {
              return self->Commit(std::move(refreshed), self->ReplayConsistency(),
                                  /*allow_hints=*/false, /*preparing=*/true,
@@ -242,8 +257,9 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
   // waits for them, and starts again.
   void RepairBehind(const Proposal& latest, std::vector<types::Uuid> behind) {
     Send(
-        Verb::kPaxosCommit, EncodeProposal(latest), Until::kAllAnswered, Answered,
-        [self = shared_from_this()](RoundReplies) { self->Attempt(); }, std::move(behind));
+        Verb::kPaxosCommit, EncodeProposal(latest), Until::kAllAnswered, DecodeCommitAck, Answered,
+        [self = shared_from_this()](RoundReplies<CommitAck>) { self->Attempt(); },
+        std::move(behind));
   }
 
   void ReadAndDecide() {
@@ -257,11 +273,9 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
     auto reads = std::make_shared<Reads>();
     reads->results.resize(op_.reads.size());
     reads->waiting = op_.reads.size();
-    const uint16_t consistency =
-        op_.serial_consistency == kConsistencyLocalSerial ? kLocalQuorum : kQuorum;
     for (size_t i = 0; i < op_.reads.size(); ++i) {
       owner_.reads_.Read(
-          op_.reads[i], consistency,
+          op_.reads[i], QuorumLevel(),
           [self = shared_from_this(), reads, i](storage::ReadResult result,
                                                 std::exception_ptr error) {
             {
@@ -290,8 +304,10 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
   void ProposeOwn(storage::Mutation update) {
     Proposal proposal{ballot_, std::move(update)};
     Bytes payload = EncodeProposal(proposal);
-    Send(Verb::kPaxosPropose, std::move(payload), Until::kAllAnswered, Accepted,
-         [self = shared_from_this(), proposal = std::move(proposal)](RoundReplies r) mutable {
+    Send(Verb::kPaxosPropose, std::move(payload), Until::kAllAnswered, DecodeProposeResponse,
+         Accepted,
+         [self = shared_from_this(),
+          proposal = std::move(proposal)](RoundReplies<ProposeResponse> r) mutable {
            if (r.yes >= self->required_) {
              // An empty update is not committed: nothing to apply, and a
              // later round does not finish it either (OnPrepared).
@@ -301,6 +317,14 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
                                  [self] { self->Succeed(); });
            }
            self->RaiseFloor(r);
+           // A SERIAL read's empty proposal only fences off older rounds:
+           // refused by enough replicas that it could not succeed, it is
+           // contention, whoever accepted it (4.1's proposePaxos without
+           // timeoutIfPartial).
+           const int participants = static_cast<int>(self->live_.size());
+           if (self->serial_read_ && participants - r.no < self->required_) {
+             return self->Contended();
+           }
            if (r.silent > 0) {
              return self->Finish(
                  CasTimeout("CAS", self->op_.serial_consistency, static_cast<int>(r.answers.size()),
@@ -342,10 +366,8 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
 
   void Succeed() {
     if (!serial_read_) return Finish(nullptr);
-    const uint16_t consistency =
-        op_.serial_consistency == kConsistencyLocalSerial ? kLocalQuorum : kQuorum;
     owner_.reads_.Read(
-        op_.reads.front(), consistency,
+        op_.reads.front(), QuorumLevel(),
         [self = shared_from_this()](storage::ReadResult result, std::exception_ptr error) {
           self->seen_.clear();
           self->seen_.push_back(std::move(result));
@@ -353,9 +375,8 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
         });
   }
 
-  void RaiseFloor(const RoundReplies& replies) {
-    for (const auto& [replica, bytes] : replies.answers) {
-      const ProposeResponse response = DecodeProposeResponse(bytes);
+  void RaiseFloor(const RoundReplies<ProposeResponse>& replies) {
+    for (const auto& [replica, response] : replies.answers) {
       if (!response.accepted) floor_ = std::max(floor_, response.refused_by);
     }
   }
@@ -374,15 +395,19 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
   }
 
   // Sends `payload` under `verb` to `to` (this attempt's live participants
-  // when empty), this node's part to its acceptor; `then` gets the replies
-  // once the round is decided (`until`, or a quorum said yes).
-  void Send(Verb verb, Bytes payload, Until until, bool (*vote)(BytesView),
-            std::function<void(RoundReplies)> then, std::vector<types::Uuid> to = {}) {
+  // when empty), this node's part to its acceptor; `then` gets the replies,
+  // each decoded by `decode` (undecodable counts as silent) and counted by
+  // `vote`, once the round is decided (`until`, or a quorum said yes).
+  template <typename Response>
+  void Send(Verb verb, Bytes payload, Until until, Response (*decode)(BytesView),
+            bool (*vote)(const Response&),
+            std::type_identity_t<std::function<void(RoundReplies<Response>)>> then,
+            std::vector<types::Uuid> to = {}) {
     struct Round {
       std::mutex mutex;
-      RoundReplies replies;  // GUARDED_BY(mutex)
-      size_t waiting = 0;    // GUARDED_BY(mutex)
-      bool decided = false;  // GUARDED_BY(mutex)
+      RoundReplies<Response> replies;  // GUARDED_BY(mutex)
+      size_t waiting = 0;              // GUARDED_BY(mutex)
+      bool decided = false;            // GUARDED_BY(mutex)
     };
     if (to.empty()) to = live_;
     const int required = until == Until::kAllAnswered && verb == Verb::kPaxosCommit
@@ -390,24 +415,24 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
                              : required_;
     auto round = std::make_shared<Round>();
     round->waiting = to.size();
-    auto record = [round, required, until, vote, then = std::move(then)](
+    auto record = [round, required, until, decode, vote, then = std::move(then)](
                       const types::Uuid& from, std::optional<Bytes> answer) {
-      std::optional<RoundReplies> decided;
+      std::optional<Response> response;
+      if (answer) {
+        try {
+          response = decode(*answer);
+        } catch (const std::exception&) {
+        }
+      }
+      std::optional<RoundReplies<Response>> decided;
       {
         std::lock_guard lock(round->mutex);
         if (round->decided) return;
-        RoundReplies& r = round->replies;
+        RoundReplies<Response>& r = round->replies;
         --round->waiting;
-        bool counted = false;
-        if (answer) {
-          try {
-            ++(vote(*answer) ? r.yes : r.no);
-            counted = true;
-          } catch (const std::exception&) {
-          }
-        }
-        if (counted) {
-          r.answers.emplace_back(from, std::move(*answer));
+        if (response) {
+          ++(vote(*response) ? r.yes : r.no);
+          r.answers.emplace_back(from, std::move(*response));
         } else {
           ++r.silent;
         }
@@ -469,6 +494,12 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
   // CAS, QUORUM / LOCAL_QUORUM for a SERIAL read (which then reads there).
   uint16_t ReplayConsistency() const {
     if (!serial_read_) return op_.commit_consistency;
+    return QuorumLevel();
+  }
+
+  // Where a CAS reads its condition and a SERIAL read its answer (4.1's
+  // consistencyForCommitOrFetch).
+  uint16_t QuorumLevel() const {
     return op_.serial_consistency == kConsistencyLocalSerial ? kLocalQuorum : kQuorum;
   }
 

@@ -347,5 +347,45 @@ TEST(PaxosCoordinatorTest, ConcurrentProposersLoseNoUpdateOverAFaultyNetwork) {
   for (uint64_t seed = 50; seed < 55; ++seed) RunContendedIncrements(seed, faults);
 }
 
+// A SERIAL read racing proposers: its empty proposal, refused by replicas
+// that promised a newer ballot (accepted by some or none), is contention to
+// retry, never an error (4.1's readWithPaxos), and reads a value some
+// proposer wrote.
+TEST(PaxosCoordinatorTest, SerialReadsRacingProposersRetryInsteadOfFailing) {
+  messaging::LinkFaults delays;
+  delays.min_delay = std::chrono::milliseconds(1);
+  delays.max_delay = std::chrono::milliseconds(20);
+  for (uint64_t seed = 60; seed < 70; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    SimulatedCluster cluster({.nodes = 3, .seed = seed, .faults = delays});
+    ASSERT_TRUE(RunCas(cluster, 0, 12, std::nullopt, 0).applied);
+    for (int round = 0; round < 4; ++round) {
+      std::vector<Outcome> writes(3);
+      std::vector<std::optional<std::pair<storage::ReadResult, std::exception_ptr>>> reads(3);
+      for (int i = 0; i < 3; ++i) {
+        StartCas(cluster, i, 12, round, round + 1, writes[i]);
+        cluster.node(i).coordinator->paxos().SerialRead(
+            ReadRow(cluster, 12), kSerial,
+            [&reads, i](storage::ReadResult result, std::exception_ptr error) {
+              reads[i].emplace(std::move(result), error);
+            });
+      }
+      cluster.RunUntil([&] {
+        for (int i = 0; i < 3; ++i) {
+          if (!writes[i].done || !reads[i]) return false;
+        }
+        return true;
+      });
+      for (int i = 0; i < 3; ++i) {
+        ASSERT_EQ(reads[i]->second, nullptr) << ErrorOf(reads[i]->second).what();
+        const std::optional<int32_t> value = ValueIn(reads[i]->first);
+        ASSERT_TRUE(value.has_value());
+        EXPECT_GE(*value, round);
+        EXPECT_LE(*value, round + 1);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sibyl::cluster::testing

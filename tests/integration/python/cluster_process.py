@@ -38,19 +38,30 @@ class RunningCluster:
         # still names the one `sibyl cluster start` launched.
         self.restarted: dict[int, subprocess.Popen] = {}
 
-    def start_node(self, i: int, extra_args: tuple[str, ...] = ()) -> None:
+    def start_node(self, i: int, extra_args: tuple[str, ...] = (),
+                   wrapper: tuple[str, ...] = ()) -> None:
         """Starts node i (127.0.0.i) on the cluster's ports, its log in node<i>/;
-        `extra_args` are more `sibyl start` flags (e.g. --hinted-handoff-enabled false)."""
+        `extra_args` are more `sibyl start` flags (e.g. --hinted-handoff-enabled false),
+        `wrapper` a command that runs it (e.g. faketime -f +30s)."""
         self.node_dir(i).mkdir(parents=True, exist_ok=True)
         with open(self.node_dir(i) / "sibyl-test.log", "a") as log:
             process = subprocess.Popen(
-                self.node_command(i) + list(extra_args), stdout=log, stderr=subprocess.STDOUT)
+                list(wrapper) + self.node_command(i) + list(extra_args), stdout=log,
+                stderr=subprocess.STDOUT)
         self.extra_processes.append(process)
         self.restarted[i] = process
         # So that `sibyl cluster stop` stops this process, and never signals
         # the pid of the one before, which the system may have given to
         # another process since (pids wrap around quickly here).
         (self.node_dir(i) / "pid").write_text(f"{process.pid}\n")
+
+    def alive(self, i: int) -> bool:
+        """Whether node i's process runs (and is not a zombie)."""
+        try:
+            stat = Path(f"/proc/{self.pid(i)}/stat").read_text()
+        except (OSError, ValueError):
+            return False
+        return stat.split(")")[-1].split()[0] != "Z"
 
     def kill_node(self, i: int) -> None:
         """kill -9 of node i. Its pid file goes with it, for the same reason."""

@@ -1,0 +1,408 @@
+#!/usr/bin/python3
+"""The adversary of Sibyl's lightweight transactions: real nodes, real faults, a checked history.
+
+It starts a cluster (`sibyl cluster start`: etcd and nodes on 127.0.0.1..N, replication factor
+3), runs client processes that each talk to one coordinator only (so every node coordinates),
+and has them compare-and-set a few registers: ``INSERT ... IF NOT EXISTS``, ``UPDATE ... IF v =
+?`` and SERIAL reads. Meanwhile a nemesis hurts the nodes, one at a time, healing each before the
+next:
+
+- ``kill``: kill -9 of a node, then a restart on the same data (its promises and acceptances must
+  have been durable before it answered);
+- ``stop``: SIGSTOP, then SIGCONT (a node that wakes up with stale rounds in flight);
+- ``partition``: nftables drops every packet between the victim and the others on the storage
+  port, inside a private network namespace (``unshare -n``; the run re-executes itself there);
+- ``skew``: the victim restarts with its clock `SKEW_SECONDS` ahead (libfaketime), so its
+  ballots outrank everyone's, then restarts on the true time, so its ballots lag everyone's.
+
+Every invocation and completion is recorded as linearizability.py expects (a timeout, a lost
+connection or a dead coordinator is ``info``: the round may still complete later; only
+Unavailable, refused before any round, is ``fail``), and the history is checked per key. The
+registers rotate: each key is used for `KEY_SECONDS`, which keeps the search per key small.
+
+Random choices (ops, values, victims, fault timings) come from one seed, printed first; the same
+seed replays the same choices (a real machine's timings still differ). Usage:
+
+    tests/adversary/lwt_adversary.py [--nodes 3] [--seconds 60] [--faults kill,stop,partition]
+                                     [--seed N] [--keep DIR]
+
+exits 0 when the history is linearizable, 1 when it is not (with a counterexample), 2 when the
+checker could not decide. tests/adversary/test_lwt_adversary.py runs it in CI; broken_paxos.sh
+shows it catches broken builds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "integration" / "python"))
+
+from cassandra import ConsistencyLevel, Unavailable  # noqa: E402
+from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile, NoHostAvailable  # noqa: E402
+from cassandra.policies import WhiteListRoundRobinPolicy  # noqa: E402
+from cassandra.query import SimpleStatement  # noqa: E402
+
+from cluster_process import RunningCluster, running_cluster  # noqa: E402
+from linearizability import CasRegister, check  # noqa: E402
+
+KEYSPACE = "adversary"
+KEYS_AT_ONCE = 3  # registers in use at any moment
+KEY_SECONDS = 4.0  # how long each generation of registers is used
+VALUES = 5  # register values are 0..VALUES-1: collisions make conditions hold
+CLIENTS_PER_NODE = 2
+FAULT_SECONDS = (2.0, 6.0)  # how long a fault lasts
+CALM_SECONDS = (1.0, 3.0)  # between faults
+SKEW_SECONDS = 30
+IN_NETNS_ENV = "SIBYL_ADVERSARY_IN_NETNS"
+FAULTS = ("kill", "stop", "partition", "skew")
+
+
+def address(i: int) -> str:
+    return f"127.0.0.{i}"
+
+
+# --- the history ---------------------------------------------------------------------------------
+
+class History:
+    """Events in the order the recorder saw them (one lock orders them: that order is the
+    real-time order the checker relies on)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._start = time.monotonic()
+        self.events: list[dict] = []
+
+    def record(self, process: int, kind: str, f: str, key: int, value,
+               error: Exception | None = None) -> None:
+        event = {"process": process, "type": kind, "f": f, "key": key, "value": value}
+        if error is not None:
+            event["error"] = f"{type(error).__name__}: {error}"[:300]
+        with self._lock:
+            event["time"] = round(time.monotonic() - self._start, 4)
+            self.events.append(event)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for event in self.events:
+            if event["type"] != "invoke":
+                out[event["type"]] = out.get(event["type"], 0) + 1
+        return out
+
+
+def definitely_refused(error: Exception) -> bool:
+    """Unavailable is answered before any Paxos round starts: the operation had no effect."""
+    if isinstance(error, Unavailable):
+        return True
+    if isinstance(error, NoHostAvailable) and error.errors:
+        return all(isinstance(e, Unavailable) for e in error.errors.values())
+    return False
+
+
+def is_connection_error(error: Exception) -> bool:
+    return isinstance(error, NoHostAvailable) or "onnection" in type(error).__name__
+
+
+# --- the clients ---------------------------------------------------------------------------------
+
+class Clients:
+    """CLIENTS_PER_NODE threads per node, each with a driver that sends to that node only. A
+    thread whose operation ended indeterminate continues as a new process (the old one may still
+    have a round in flight, and the checker allows one open operation per process)."""
+
+    def __init__(self, cluster: RunningCluster, nodes: int, history: History, seed: int) -> None:
+        self.cluster = cluster
+        self.history = history
+        self._stop = threading.Event()
+        self._processes = iter(range(1_000_000))
+        self._process_lock = threading.Lock()
+        self._started = time.monotonic()
+        self.errors: list[str] = []  # unexpected: a client bug or an error no LWT should give
+        self._threads = [
+            threading.Thread(target=self._run, name=f"client-{i}-{j}", daemon=True,
+                             args=(i, random.Random(seed * 100 + i * 10 + j)))
+            for i in range(1, nodes + 1) for j in range(CLIENTS_PER_NODE)]
+
+    def start(self) -> None:
+        for t in self._threads:
+            t.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        for t in self._threads:
+            t.join(60)
+            if t.is_alive():
+                self.errors.append(f"{t.name} is stuck in a request")
+
+    def _new_process(self) -> int:
+        with self._process_lock:
+            return next(self._processes)
+
+    def _keys_now(self) -> list[int]:
+        generation = int((time.monotonic() - self._started) / KEY_SECONDS)
+        return [generation * KEYS_AT_ONCE + i for i in range(KEYS_AT_ONCE)]
+
+    def _run(self, node: int, rng: random.Random) -> None:
+        profile = ExecutionProfile(
+            load_balancing_policy=WhiteListRoundRobinPolicy([address(node)]),
+            request_timeout=20, consistency_level=ConsistencyLevel.QUORUM,
+            serial_consistency_level=ConsistencyLevel.SERIAL)
+        driver = Cluster([address(node)], port=self.cluster.native_port, protocol_version=4,
+                         connect_timeout=10, control_connection_timeout=10,
+                         execution_profiles={EXEC_PROFILE_DEFAULT: profile})
+        try:
+            session = driver.connect()
+            self._loop(session, rng)
+        except Exception as e:  # noqa: BLE001 - reported by the run
+            self.errors.append(f"{threading.current_thread().name}: {type(e).__name__}: {e}")
+        finally:
+            driver.shutdown()
+
+    def _loop(self, session, rng: random.Random) -> None:
+        read = SimpleStatement(f"SELECT v FROM {KEYSPACE}.registers WHERE k = %s",
+                               consistency_level=ConsistencyLevel.SERIAL)
+        insert = session.prepare(
+            f"INSERT INTO {KEYSPACE}.registers (k, v) VALUES (?, ?) IF NOT EXISTS")
+        cas = session.prepare(f"UPDATE {KEYSPACE}.registers SET v = ? WHERE k = ? IF v = ?")
+        process = self._new_process()
+        while not self._stop.is_set():
+            key = rng.choice(self._keys_now())
+            choice = rng.random()
+            if choice < 0.4:
+                f, value = "read", None
+            elif choice < 0.55:
+                f, value = "insert", rng.randrange(VALUES)
+            else:
+                f, value = "cas", [rng.randrange(VALUES), rng.randrange(VALUES)]
+            self.history.record(process, "invoke", f, key, value)
+            try:
+                if f == "read":
+                    row = session.execute(read, (key,)).one()
+                    outcome = row.v if row else None
+                elif f == "insert":
+                    outcome = [value, bool(session.execute(insert, (key, value)).one()[0])]
+                else:
+                    result = session.execute(cas, (value[1], key, value[0])).one()
+                    outcome = [value[0], value[1], bool(result[0])]
+            except Exception as e:  # noqa: BLE001 - every failure is recorded
+                if definitely_refused(e):
+                    self.history.record(process, "fail", f, key, None, e)
+                else:
+                    self.history.record(process, "info", f, key, None, e)
+                    process = self._new_process()
+                if is_connection_error(e):
+                    time.sleep(0.5)  # the coordinator is down: do not spin
+                continue
+            self.history.record(process, "ok", f, key, outcome)
+
+
+# --- the nemesis ---------------------------------------------------------------------------------
+
+@dataclass
+class Nemesis:
+    """Hurts one node at a time, drawn from the seed, and heals it before the next."""
+    cluster: RunningCluster
+    nodes: int
+    faults: tuple[str, ...]
+    rng: random.Random
+    log: list[str] = field(default_factory=list)
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+    error: str | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="nemesis", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(120)
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.wait(self.rng.uniform(*CALM_SECONDS)):
+                fault = self.rng.choice(self.faults)
+                victim = self.rng.randrange(1, self.nodes + 1)
+                seconds = self.rng.uniform(*FAULT_SECONDS)
+                self.log.append(f"{time.strftime('%H:%M:%S')} {fault} node {victim} "
+                                f"for {seconds:.1f} s")
+                inject, heal = self._fault(fault)
+                inject(victim)
+                try:
+                    self._stop.wait(seconds)
+                finally:
+                    heal(victim)
+        except Exception as e:  # noqa: BLE001 - reported by the run
+            self.error = f"nemesis: {type(e).__name__}: {e}"
+
+    def _fault(self, name: str) -> tuple[Callable[[int], None], Callable[[int], None]]:
+        c = self.cluster
+        if name == "kill":
+            return c.kill_node, self._restart
+        if name == "stop":
+            return (lambda v: os.kill(c.pid(v), signal.SIGSTOP),
+                    lambda v: os.kill(c.pid(v), signal.SIGCONT))
+        if name == "partition":
+            return self._cut, self._heal
+        if name == "skew":
+            return (lambda v: self._restart(v, skew=f"+{SKEW_SECONDS}s"),
+                    lambda v: self._restart(v))
+        raise ValueError(f"unknown fault {name!r}")
+
+    def _restart(self, victim: int, skew: str | None = None) -> None:
+        if self.cluster.alive(victim):
+            self.cluster.kill_node(victim)
+        wrapper: tuple[str, ...] = ()
+        if skew is not None:
+            # libfaketime: the node's clock runs `skew` away from everyone's.
+            wrapper = ("faketime", "-f", skew)
+        self.cluster.start_node(victim, wrapper=wrapper)
+        self.cluster.wait_until_serving(victim)
+
+    def _cut(self, victim: int) -> None:
+        others = ", ".join(address(i) for i in range(1, self.nodes + 1) if i != victim)
+        port = self.cluster.storage_port
+        rules = [f"    ip saddr {src} ip daddr {dst} tcp {direction} {port} drop"
+                 for src, dst in ((address(victim), f"{{ {others} }}"),
+                                  (f"{{ {others} }}", address(victim)))
+                 for direction in ("dport", "sport")]
+        ruleset = ("table inet sibyl_adversary {\n  chain input {\n"
+                   "    type filter hook input priority 0; policy accept;\n"
+                   + "\n".join(rules) + "\n  }\n}\n")
+        subprocess.run(["nft", "-f", "-"], input=ruleset, text=True, check=True, timeout=30)
+
+    def _heal(self, victim: int) -> None:
+        subprocess.run(["nft", "delete", "table", "inet", "sibyl_adversary"], check=True,
+                       timeout=30)
+
+
+# --- a run ---------------------------------------------------------------------------------------
+
+def unavailable_faults(faults: tuple[str, ...]) -> list[str]:
+    """Why some of `faults` cannot be made here."""
+    why = []
+    if "partition" in faults:
+        if os.geteuid() != 0:
+            why.append("partition needs root (unshare -n, nft)")
+        for tool in ("unshare", "ip", "nft"):
+            if shutil.which(tool) is None:
+                why.append(f"partition needs {tool}")
+    if "skew" in faults and shutil.which("faketime") is None:
+        why.append("skew needs faketime (Debian package faketime)")
+    return why
+
+
+@dataclass
+class RunResult:
+    seed: int
+    valid: bool | None
+    summary: str
+    history_path: Path | None = None
+
+
+def run(nodes: int, seconds: float, faults: tuple[str, ...], seed: int,
+        directory: Path) -> RunResult:
+    """One adversary run in `directory` (the cluster's files and the history go there)."""
+    rng = random.Random(seed)
+    history = History()
+    with running_cluster(nodes=nodes, parent=directory) as cluster:
+        with cluster.connect(address(1), only=True) as driver:
+            session = driver.connect()
+            session.execute(f"CREATE KEYSPACE IF NOT EXISTS {KEYSPACE} WITH replication = "
+                            "{'class': 'SimpleStrategy', 'replication_factor': 3}")
+            session.execute(f"CREATE TABLE IF NOT EXISTS {KEYSPACE}.registers "
+                            "(k int PRIMARY KEY, v int)")
+        clients = Clients(cluster, nodes, history, rng.randrange(2**31))
+        nemesis = Nemesis(cluster, nodes, faults, random.Random(rng.randrange(2**31)))
+        clients.start()
+        if faults:
+            nemesis.start()
+        try:
+            time.sleep(seconds)
+        finally:
+            nemesis.stop()
+            clients.stop()
+            for i in range(1, nodes + 1):  # nothing left frozen for `cluster stop`
+                try:
+                    os.kill(cluster.pid(i), signal.SIGCONT)
+                except (OSError, ValueError):
+                    pass
+    history_path = directory / "history.jsonl"
+    with open(history_path, "w") as out:
+        for event in history.events:
+            out.write(json.dumps(event) + "\n")
+    problems = clients.errors + ([nemesis.error] if nemesis.error else [])
+    result = check(history.events, CasRegister)
+    lines = [f"seed {seed}: {nodes} nodes, {seconds:.0f} s, faults {','.join(faults) or 'none'}",
+             f"operations: {history.counts()}",
+             "nemesis:", *("  " + line for line in nemesis.log),
+             f"linearizable: {result.verdict} ({len(result.per_key)} keys, "
+             f"{result.ops_checked} ops, {result.steps} steps)"]
+    if result.counterexample is not None:
+        lines.append(f"counterexample on key {result.key}: {result.counterexample.describe()}")
+    lines += [f"problem: {p}" for p in problems]
+    lines.append(f"history: {history_path}")
+    valid = result.valid if not problems else False
+    ok_count = history.counts().get("ok", 0)
+    if ok_count == 0:
+        lines.append("problem: no operation completed")
+        valid = False
+    return RunResult(seed, valid, "\n".join(lines), history_path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--nodes", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--faults", default="kill,stop,partition,skew",
+                        help="comma-separated, of: " + ", ".join(FAULTS) + "; empty for none")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="put the cluster and the history here, and keep them")
+    args = parser.parse_args(argv)
+    faults = tuple(f for f in args.faults.split(",") if f)
+    for f in faults:
+        if f not in FAULTS:
+            parser.error(f"unknown fault {f!r}")
+    why = unavailable_faults(faults)
+    if why:
+        print("cannot run: " + "; ".join(why), file=sys.stderr)
+        return 3
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    if "partition" in faults and not os.environ.get(IN_NETNS_ENV):
+        # Again, in a network namespace of its own, where nft touches nothing else.
+        command = ["unshare", "-n", "--", "sh", "-c", 'ip link set lo up && exec "$@"', "sh",
+                   sys.executable, str(Path(__file__).resolve()), "--nodes", str(args.nodes),
+                   "--seconds", str(args.seconds), "--faults", args.faults,
+                   "--seed", str(seed)]
+        if args.keep:
+            command += ["--keep", str(args.keep.resolve())]
+        return subprocess.run(command, env=dict(os.environ, **{IN_NETNS_ENV: "1"})).returncode
+    print(f"SIBYL_ADVERSARY_SEED={seed}", flush=True)
+    if args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        result = run(args.nodes, args.seconds, faults, seed, args.keep)
+    else:
+        with tempfile.TemporaryDirectory(prefix="sibyl-adversary-") as tmp:
+            result = run(args.nodes, args.seconds, faults, seed, Path(tmp))
+    print(result.summary)
+    return {True: 0, False: 1, None: 2}[result.valid]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
