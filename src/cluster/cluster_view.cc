@@ -41,6 +41,7 @@ ClusterViewPtr ClusterView::Build(uint64_t epoch, metadata::DirectoryPtr directo
     for (const auto* tables : {&keyspace->tables, &keyspace->views}) {
       for (const auto& [table_name, table] : *tables) {
         view->by_table_.emplace(table->id, &entry->second);
+        view->tables_.emplace(table->id, table.get());
       }
     }
   }
@@ -57,6 +58,11 @@ const KeyspaceReplication* ClusterView::ReplicationOf(std::string_view keyspace)
 const KeyspaceReplication* ClusterView::ReplicationOfTable(const types::Uuid& table_id) const {
   const auto it = by_table_.find(table_id);
   return it == by_table_.end() ? nullptr : it->second;
+}
+
+const schema::TableMetadata* ClusterView::TableById(const types::Uuid& table_id) const {
+  const auto it = tables_.find(table_id);
+  return it == tables_.end() ? nullptr : it->second;
 }
 
 messaging::PeerAddress ClusterView::AddressOf(const types::Uuid& node) const {

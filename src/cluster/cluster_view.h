@@ -58,6 +58,9 @@ class ClusterView {
   // The replication of the keyspace holding table `table_id` (what a
   // Mutation or ReadCommand names); nullptr for a table the schema lacks.
   const KeyspaceReplication* ReplicationOfTable(const types::Uuid& table_id) const;
+  // The table (or view) with id `table_id`, of a keyspace the view places;
+  // nullptr when there is none.
+  const schema::TableMetadata* TableById(const types::Uuid& table_id) const;
   // The member's internode address (broadcast address, storage port).
   // REQUIRES: `node` is a member.
   messaging::PeerAddress AddressOf(const types::Uuid& node) const;
@@ -78,6 +81,7 @@ class ClusterView {
   locator::Topology topology_;
   std::map<std::string, KeyspaceReplication, std::less<>> keyspaces_;
   std::map<types::Uuid, const KeyspaceReplication*> by_table_;  // points into keyspaces_
+  std::map<types::Uuid, const schema::TableMetadata*> tables_;  // points into schema_
   std::map<messaging::PeerAddress, types::Uuid> by_address_;
 };
 using ClusterViewPtr = std::shared_ptr<const ClusterView>;

@@ -40,7 +40,10 @@ void Coordinator::JoinCluster(const ClusterServices& services, paxos::BallotGene
   views_ = services.views;
   writes_ = std::make_unique<WriteCoordinator>(services, engine_, clock_);
   reads_ = std::make_unique<ReadCoordinator>(services, engine_, clock_);
-  acceptor_ = std::make_unique<paxos::PaxosAcceptor>(engine_, clock_);
+  acceptor_ = std::make_unique<paxos::PaxosAcceptor>(
+      engine_, clock_, [views = services.views](const types::Uuid& table_id) {
+        return paxos::PaxosTtlSeconds(views->Get(), table_id);
+      });
   paxos::RegisterPaxosHandlers(*services.messaging, *acceptor_, services.blocking);
   const ClusterViewPtr view = services.views->Get();
   const uint64_t seed = view ? paxos::BallotNodeBits(view->local_id()) : 0;

@@ -31,23 +31,25 @@ REPO = HERE.parent.parent
 class Variant:
     name: str
     what: str
-    path: str
-    old: str
-    new: str
-    faults: str = ""  # the adversary's faults: these need none to show
+    edits: tuple[tuple[str, str, str], ...]  # (file, text, replacement)
+    faults: str = ""  # the adversary's faults while it runs
 
 
+COORDINATOR = "src/cluster/paxos/paxos_coordinator.cc"
 VARIANTS = [
     Variant("quorum-of-one", "a coordinator counts one promise or acceptance as a quorum",
-            "src/cluster/paxos/paxos_coordinator.cc",
-            "required_ = participants / 2 + 1;", "required_ = 1;"),
+            ((COORDINATOR, "required_ = participants / 2 + 1;", "required_ = 1;"),)),
     Variant("promise-ignored", "an acceptor accepts a proposal older than its promise",
-            "src/cluster/paxos/paxos_acceptor.cc",
-            "if (proposal.ballot < state.promised || below_commit)", "if (below_commit)"),
-    Variant("condition-read-at-one", "a CAS reads its condition at ONE, not QUORUM",
-            "src/cluster/paxos/paxos_coordinator.cc",
-            "op_.reads[i], QuorumLevel(),",
-            "op_.reads[i], static_cast<uint16_t>(protocol::Consistency::kOne),"),
+            (("src/cluster/paxos/paxos_acceptor.cc",
+              "if (proposal.ballot < state.promised || below_commit)", "if (below_commit)"),)),
+    Variant("stale-condition-read",
+            "a CAS reads its condition at ONE, and replicas that missed a commit are not "
+            "brought up to date first",
+            ((COORDINATOR, "op_.reads[i], QuorumLevel(),",
+              "op_.reads[i], static_cast<uint16_t>(protocol::Consistency::kOne),"),
+             (COORDINATOR, "if (!behind.empty()) return RepairBehind(",
+              "if ((false)) return RepairBehind(")),
+            faults="stop,partition"),
 ]
 
 
@@ -58,12 +60,13 @@ def broken_tree(variant: Variant, directory: Path) -> Path:
     archive = subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", "HEAD"],
                              capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(source)], input=archive.stdout, check=True)
-    path = source / variant.path
-    text = path.read_text()
-    if text.count(variant.old) != 1:
-        raise SystemExit(f"{variant.name}: {variant.path} has {text.count(variant.old)} "
-                         f"copies of the text to break, not one: update the variant")
-    path.write_text(text.replace(variant.old, variant.new))
+    for file, text, replacement in variant.edits:
+        path = source / file
+        code = path.read_text()
+        if code.count(text) != 1:
+            raise SystemExit(f"{variant.name}: {file} has {code.count(text)} copies of "
+                             f"{text!r}, not one: update the variant")
+        path.write_text(code.replace(text, replacement))
     return source
 
 

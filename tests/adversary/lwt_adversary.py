@@ -299,11 +299,20 @@ def unavailable_faults(faults: tuple[str, ...]) -> list[str]:
     if "partition" in faults:
         if os.geteuid() != 0:
             why.append("partition needs root (unshare -n, nft)")
-        for tool in ("unshare", "ip", "nft"):
-            if shutil.which(tool) is None:
-                why.append(f"partition needs {tool}")
-    if "skew" in faults and shutil.which("faketime") is None:
-        why.append("skew needs faketime (Debian package faketime)")
+        elif any(shutil.which(tool) is None for tool in ("unshare", "ip", "nft")):
+            why.append("partition needs unshare, ip and nft")
+        elif not os.environ.get(IN_NETNS_ENV):
+            probe = subprocess.run(["unshare", "-n", "--", "sh", "-c",
+                                    "ip link set lo up && nft list ruleset"],
+                                   capture_output=True, text=True, timeout=30)
+            if probe.returncode != 0:
+                why.append(f"partition: no private network namespace: {probe.stderr.strip()}")
+    if "skew" in faults:
+        if shutil.which("faketime") is None:
+            why.append("skew needs faketime (Debian package faketime)")
+        elif os.environ.get("SIBYL_SANITIZED") == "1":
+            # libfaketime's LD_PRELOAD would come before AddressSanitizer's runtime.
+            why.append("skew cannot preload libfaketime into a sanitized build")
     return why
 
 
@@ -354,7 +363,10 @@ def run(nodes: int, seconds: float, faults: tuple[str, ...], seed: int,
              f"linearizable: {result.verdict} ({len(result.per_key)} keys, "
              f"{result.ops_checked} ops, {result.steps} steps)"]
     if result.counterexample is not None:
-        lines.append(f"counterexample on key {result.key}: {result.counterexample.describe()}")
+        described = result.counterexample.describe()
+        if len(described) > 1000:  # the ops linearized before it can be thousands
+            described = described[:1000] + " ... (the whole of it: linearizability.py <history>)"
+        lines.append(f"counterexample on key {result.key}: {described}")
     lines += [f"problem: {p}" for p in problems]
     lines.append(f"history: {history_path}")
     valid = result.valid if not problems else False

@@ -25,7 +25,7 @@ PrepareResponse PaxosAcceptor::Prepare(const types::Uuid& table_id,
   PrepareResponse response;
   const Ballot highest = Highest(state);
   if (ballot > highest) {
-    store_.SavePromise(table_id, key, ballot);
+    store_.SavePromise(table_id, key, ballot, WriteTime(table_id));
     response.promised = true;
   } else {
     response.refused_by = highest;
@@ -45,17 +45,17 @@ ProposeResponse PaxosAcceptor::Propose(const Proposal& proposal) {
   if (proposal.ballot < state.promised || below_commit) {
     return {.accepted = false, .refused_by = Highest(state)};
   }
-  store_.SaveAccepted(proposal);
+  store_.SaveAccepted(proposal, WriteTime(update.table_id));
   return {.accepted = true, .refused_by = {}};
 }
 
 void PaxosAcceptor::Commit(const Proposal& decision) {
   const storage::Mutation& update = decision.update;
   const auto lock = locks_.Lock(update.table_id, update.partition);
-  const int32_t now = clock_.NowSeconds();
-  const PaxosState state = store_.Load(update.table_id, update.partition, now);
+  const PaxosWriteTime when = WriteTime(update.table_id);
+  const PaxosState state = store_.Load(update.table_id, update.partition, when.now_seconds);
   const bool forget_accepted = !state.accepted || state.accepted->ballot <= decision.ballot;
-  store_.SaveCommitted(decision, forget_accepted, now);
+  store_.SaveCommitted(decision, forget_accepted, when);
 }
 
 }  // namespace sibyl::cluster::paxos

@@ -20,7 +20,9 @@
 // read and write (which may wait for an fsync: only that partition's other
 // Paxos requests wait).
 
+#include <functional>
 #include <optional>
+#include <utility>
 
 #include "cluster/paxos/ballot.h"
 #include "cluster/paxos/paxos_store.h"
@@ -45,10 +47,15 @@ struct ProposeResponse {
   friend bool operator==(const ProposeResponse&, const ProposeResponse&) = default;
 };
 
+// The seconds a table's Paxos state lives (LegacyPaxosTtlSeconds of its
+// gc_grace_seconds). Called from any thread.
+using PaxosTtlOf = std::function<int32_t(const types::Uuid& table_id)>;
+
 class PaxosAcceptor {
  public:
   // Both must outlive the acceptor; `engine` stores system.paxos.
-  PaxosAcceptor(storage::Engine& engine, Clock& clock) : store_(engine), clock_(clock) {}
+  PaxosAcceptor(storage::Engine& engine, Clock& clock, PaxosTtlOf ttl_of)
+      : store_(engine), clock_(clock), ttl_of_(std::move(ttl_of)) {}
 
   // REQUIRES: !ballot.is_null().
   [[nodiscard]] PrepareResponse Prepare(const types::Uuid& table_id,
@@ -63,8 +70,13 @@ class PaxosAcceptor {
   }
 
  private:
+  PaxosWriteTime WriteTime(const types::Uuid& table_id) const {
+    return {clock_.NowSeconds(), ttl_of_(table_id)};
+  }
+
   PaxosStore store_;
   Clock& clock_;
+  const PaxosTtlOf ttl_of_;
   storage::PartitionLocks locks_;
 };
 

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
 #include <memory>
 
 #include "schema/storage_layout.h"
@@ -18,6 +20,8 @@ namespace {
 
 using namespace sibyl::storage;           // NOLINT: the engine's types
 using namespace sibyl::storage::testing;  // NOLINT: its test helpers
+
+constexpr int32_t kTtlSeconds = 3 * 3600;
 
 TableLayout PaxosLayout() {
   const schema::SchemaPtr schema = schema::MakeInitialSchema();
@@ -39,7 +43,8 @@ class PaxosAcceptorTest : public ::testing::TestWithParam<bool> {
       engine_ = std::make_unique<ReferenceEngine>();
     }
     engine_->SyncTables({table_, PaxosLayout()});
-    acceptor_ = std::make_unique<PaxosAcceptor>(*engine_, clock_);
+    acceptor_ = std::make_unique<PaxosAcceptor>(*engine_, clock_,
+                                                [](const types::Uuid&) { return kTtlSeconds; });
   }
 
   // v = value in row (pk 1, c 1), written at the ballot's microsecond.
@@ -174,6 +179,112 @@ TEST_P(PaxosAcceptorTest, SystemPaxosHoldsCassandrasColumns) {
   }
   EXPECT_EQ(columns, (std::vector<std::string>{"in_progress_ballot", "proposal", "proposal_ballot",
                                                "proposal_version"}));
+}
+
+TEST_P(PaxosAcceptorTest, PaxosStateExpiresAfterItsTtlAndTheDataStays) {
+  ASSERT_TRUE(Prepare(B(100)).promised);
+  ASSERT_TRUE(acceptor_->Propose(Propose(B(150), 1)).accepted);
+  acceptor_->Commit(Propose(B(120), 9));
+  const storage::PartitionKey key = MutationOf(table_, 1).partition;
+  clock_.AdvanceSeconds(kTtlSeconds - 1);
+  EXPECT_EQ(acceptor_->Load(table_.id, key).committed, Propose(B(120), 9));
+  clock_.AdvanceSeconds(1);
+  const PaxosState state = acceptor_->Load(table_.id, key);
+  EXPECT_TRUE(state.promised.is_null());
+  EXPECT_EQ(state.accepted, std::nullopt);
+  EXPECT_EQ(state.committed, std::nullopt);
+  EXPECT_EQ(StoredValue(), Int(9));
+  // A new round starts from nothing.
+  EXPECT_TRUE(Prepare(B(101)).promised);
+}
+
+// `rounds` transactions (prepare, propose, commit) spread over `keys`
+// partitions, a second apart; what system.paxos then holds on disk.
+struct PaxosTableFigures {
+  size_t partitions = 0;         // with live state
+  uint64_t sstable_bytes = 0;    // after a flush and a full compaction
+  double seconds_per_round = 0;  // wall time, for the record (two fsyncs each)
+};
+
+class PaxosStateGrowthTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    engine_ = Engine::Open({.directory = dir_.path()}, clock_);
+    engine_->SyncTables({table_, PaxosLayout()});
+    acceptor_ = std::make_unique<PaxosAcceptor>(*engine_, clock_,
+                                                [](const types::Uuid&) { return kTtlSeconds; });
+  }
+
+  void RunRounds(int rounds, int keys) {
+    const auto started = std::chrono::steady_clock::now();
+    for (int i = 0; i < rounds; ++i) {
+      const Ballot ballot = B(clock_.NowMicros());
+      Mutation update = MutationOf(table_, i % keys);
+      Set(RowOf(update, 1), "v", Live(ballot.micros(), Int(i)));
+      ASSERT_TRUE(acceptor_->Prepare(table_.id, update.partition, ballot).promised);
+      ASSERT_TRUE(acceptor_->Propose({ballot, update}).accepted);
+      acceptor_->Commit({ballot, update});
+      clock_.AdvanceSeconds(1);
+    }
+    seconds_per_round_ =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() /
+        rounds;
+  }
+
+  PaxosTableFigures Measure() {
+    engine_->Flush(PaxosStore::TableId());
+    engine_->Compact(PaxosStore::TableId());
+    PaxosTableFigures figures;
+    ReadCommand command;
+    command.table_id = PaxosStore::TableId();
+    command.range = {};
+    command.now_seconds = clock_.NowSeconds();
+    figures.partitions = engine_->Read(command).partitions.size();
+    for (const auto& table : engine_->Statistics().tables) {
+      if (table.table_id == PaxosStore::TableId()) figures.sstable_bytes = table.sstable_bytes;
+    }
+    figures.seconds_per_round = seconds_per_round_;
+    return figures;
+  }
+
+  // Transactions on `keys` partitions leave about as much state as one on
+  // each: every round overwrites its partition's row, and compaction keeps
+  // the newest. Once the keys go idle for the TTL, nothing is left.
+  void ExpectBoundedGrowth(int rounds, int keys) {
+    RunRounds(rounds / 10, keys);
+    const PaxosTableFigures early = Measure();
+    RunRounds(rounds - rounds / 10, keys);
+    const PaxosTableFigures late = Measure();
+    std::printf("system.paxos after %d LWTs on %d keys: %zu partitions, %llu bytes on disk "
+                "(%llu after %d); %.2f ms per round\n",
+                rounds, keys, late.partitions, static_cast<unsigned long long>(late.sstable_bytes),
+                static_cast<unsigned long long>(early.sstable_bytes), rounds / 10,
+                late.seconds_per_round * 1e3);
+    EXPECT_EQ(early.partitions, static_cast<size_t>(keys));
+    EXPECT_EQ(late.partitions, static_cast<size_t>(keys));
+    EXPECT_LT(late.sstable_bytes, early.sstable_bytes * 3 / 2);
+    clock_.AdvanceSeconds(kTtlSeconds);
+    const PaxosTableFigures idle = Measure();
+    EXPECT_EQ(idle.partitions, 0u);
+    EXPECT_EQ(idle.sstable_bytes, 0u);
+  }
+
+  ScratchDir dir_;
+  ManualClock clock_{int64_t{kNow} * 1'000'000};
+  TableLayout table_ = MakeTable(1);
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<PaxosAcceptor> acceptor_;
+  double seconds_per_round_ = 0;
+};
+
+TEST_F(PaxosStateGrowthTest, SystemPaxosHoldsThePartitionsUsedLatelyNotEveryRound) {
+  ExpectBoundedGrowth(3'000, 100);
+}
+
+// The figure (100,000 LWTs on 1,000 keys; docs/dev/paxos.md has
+// the numbers): --gtest_also_run_disabled_tests runs it.
+TEST_F(PaxosStateGrowthTest, DISABLED_AHundredThousandTransactionsOnAThousandKeys) {
+  ExpectBoundedGrowth(100'000, 1'000);
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, PaxosAcceptorTest, ::testing::Values(true, false),

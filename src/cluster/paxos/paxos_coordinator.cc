@@ -116,6 +116,11 @@ bool Answered(const CommitAck&) { return true; }
 
 }  // namespace
 
+int32_t PaxosTtlSeconds(const ClusterViewPtr& view, const types::Uuid& table_id) {
+  const schema::TableMetadata* table = view ? view->TableById(table_id) : nullptr;
+  return LegacyPaxosTtlSeconds(table ? table->params.gc_grace_seconds : 0);
+}
+
 // One operation's attempts, each a sequence of rounds; one round is under
 // way at a time, so its members are touched by one thread at a time (each
 // round's completion hands over to the next under the round's mutex).
@@ -217,7 +222,10 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
         (latest == nullptr || in_progress->ballot > latest->ballot)) {
       return FinishInProgress(in_progress->update);
     }
-    if (latest != nullptr) {
+    // A commit older than Paxos state lives may be missing anywhere, its
+    // state expired: hints and repair carry it, not us (else replicas whose
+    // state expired would be sent it by every round: CASSANDRA-12043).
+    if (latest != nullptr && !OutlivedItsState(latest->ballot)) {
       std::vector<types::Uuid> behind;
       for (const auto& [replica, promise] : promises) {
         if (!promise.committed || promise.committed->ballot != latest->ballot) {
@@ -488,6 +496,14 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
     update.table_id = op_.table_id;
     update.partition = op_.partition;
     return update;
+  }
+
+  // Whether Paxos state written under `ballot` has expired by now (our
+  // ballot's time).
+  bool OutlivedItsState(const Ballot& ballot) const {
+    constexpr int64_t kMicrosPerSecond = 1'000'000;
+    const int64_t ttl = PaxosTtlSeconds(view_, op_.table_id);
+    return ballot.micros() / kMicrosPerSecond + ttl < ballot_.micros() / kMicrosPerSecond;
   }
 
   // Where an unfinished round is committed: the statement's level for a

@@ -64,6 +64,11 @@
 namespace sibyl::cluster::paxos {
 
 // One lightweight transaction on one partition.
+// How long Paxos state lives for table `table_id` as `view` defines it
+// (LegacyPaxosTtlSeconds of its gc_grace_seconds; of the default when the
+// view has no such table).
+[[nodiscard]] int32_t PaxosTtlSeconds(const ClusterViewPtr& view, const types::Uuid& table_id);
+
 struct CasOperation {
   types::Uuid table_id;
   storage::PartitionKey partition;

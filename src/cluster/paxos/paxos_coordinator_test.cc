@@ -197,7 +197,8 @@ TEST(PaxosCoordinatorTest, AnAcceptedProposalIsFinishedBeforeAnythingElse) {
   paxos::BallotGenerator ballots(cluster.node(0).clock, 77, dir.path() / "ballots");
   const paxos::Ballot ballot = ballots.Next();
   for (int r : {replicas[0], replicas[1]}) {
-    paxos::PaxosAcceptor acceptor(cluster.node(r).engine, cluster.node(r).clock);
+    paxos::PaxosAcceptor acceptor(cluster.node(r).engine, cluster.node(r).clock,
+                                  [](const types::Uuid&) { return 3 * 3600; });
     ASSERT_TRUE(acceptor.Prepare(cluster.table().id, KeyOf(4), ballot).promised);
     ASSERT_TRUE(
         acceptor.Propose({ballot, RowMutation(cluster, 4, 0, 42, ballot.micros())}).accepted);
@@ -236,6 +237,26 @@ TEST(PaxosCoordinatorTest, AReplicaThatMissedTheLastCommitIsGivenIt) {
   ASSERT_TRUE(StateOn(cluster, lagging, 5).committed.has_value());
   EXPECT_EQ(StateOn(cluster, lagging, 5).committed->ballot,
             StateOn(cluster, replicas[0], 5).committed->ballot);
+}
+
+TEST(PaxosCoordinatorTest, ACommitOlderThanPaxosStateLivesIsNotSentToReplicasLackingIt) {
+  SimulatedCluster cluster(
+      {.nodes = 3, .seed = 38, .hinted_handoff = false, .read_repair = "NONE"});
+  const std::vector<int> replicas = ReplicaIndexes(cluster, 13);
+  // ks.t's state lives gc_grace_seconds (ten days, more than three hours).
+  const int64_t ttl_micros = int64_t{864'000} * 1'000'000;
+  const int64_t old_micros =
+      cluster.node(replicas[0]).clock.NowMicros() - ttl_micros - int64_t{60} * 1'000'000;
+  const paxos::Ballot old_ballot = paxos::Ballot::Make(old_micros, 77);
+  paxos::PaxosAcceptor acceptor(cluster.node(replicas[0]).engine, cluster.node(replicas[0]).clock,
+                                [](const types::Uuid&) { return 864'000; });
+  acceptor.Commit({old_ballot, RowMutation(cluster, 13, 0, 42, old_micros)});
+  const auto [read, error] = SerialRead(cluster, replicas[0], 13);
+  ASSERT_EQ(error, nullptr);
+  EXPECT_EQ(ValueIn(read), 42);
+  // Hints and repair are what carry a commit that old (4.1, CASSANDRA-12043).
+  EXPECT_FALSE(StateOn(cluster, replicas[1], 13).committed.has_value());
+  EXPECT_FALSE(StateOn(cluster, replicas[2], 13).committed.has_value());
 }
 
 TEST(PaxosCoordinatorTest, ContentionPastTheTimeoutIsACasWriteTimeout) {

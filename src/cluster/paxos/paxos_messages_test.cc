@@ -41,9 +41,8 @@ TEST(PaxosMessagesTest, RepliesRoundTrip) {
   for (const PrepareResponse& response : prepares) {
     EXPECT_EQ(DecodePrepareResponse(EncodePrepareResponse(response)), response);
   }
-  for (const ProposeResponse& response :
-       {ProposeResponse{.accepted = true, .refused_by = {}},
-        ProposeResponse{.accepted = false, .refused_by = low}}) {
+  for (const ProposeResponse& response : {ProposeResponse{.accepted = true, .refused_by = {}},
+                                          ProposeResponse{.accepted = false, .refused_by = low}}) {
     EXPECT_EQ(DecodeProposeResponse(EncodeProposeResponse(response)), response);
   }
   const Proposal proposal{high, UpdateOf(3, high.micros())};
@@ -60,9 +59,10 @@ TEST(PaxosMessagesTest, MalformedBytesAreRefused) {
   Bytes random_uuid = types::Uuid::Random().ToBytes() + proposal.substr(16);
   EXPECT_THROW((void)DecodeProposal(random_uuid), std::runtime_error);
 
-  Bytes prepare = EncodePrepareResponse(
-      {.promised = true, .refused_by = {}, .accepted = Proposal{ballot, UpdateOf(1, 1)},
-       .committed = std::nullopt});
+  Bytes prepare = EncodePrepareResponse({.promised = true,
+                                         .refused_by = {},
+                                         .accepted = Proposal{ballot, UpdateOf(1, 1)},
+                                         .committed = std::nullopt});
   EXPECT_THROW((void)DecodePrepareResponse(BytesView(prepare).substr(0, prepare.size() - 1)),
                std::runtime_error);
   EXPECT_THROW((void)DecodePrepareResponse(prepare + "x"), std::runtime_error);
@@ -77,7 +77,7 @@ TEST(PaxosMessagesTest, MalformedBytesAreRefused) {
 TEST(PaxosMessagesTest, AReplicaRefusesAMalformedRequest) {
   storage::ReferenceEngine engine;
   ManualClock clock;
-  PaxosAcceptor acceptor(engine, clock);
+  PaxosAcceptor acceptor(engine, clock, [](const types::Uuid&) { return 3 * 3600; });
   for (const messaging::Verb verb : {messaging::Verb::kPaxosPrepare, messaging::Verb::kPaxosPropose,
                                      messaging::Verb::kPaxosCommit}) {
     EXPECT_THROW((void)AnswerPaxosRequest(acceptor, verb, "garbage"), std::runtime_error);

@@ -1,5 +1,6 @@
 #include "cluster/paxos/paxos_store.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -25,9 +26,15 @@ storage::PartitionKey PaxosPartition(const storage::PartitionKey& key) {
 
 Bytes BallotValue(const Ballot& ballot) { return ballot.ToUuid().ToBytes(); }
 
-storage::CellWrite LiveCell(const char* column, const Ballot& ballot, Bytes value) {
+// Live until `when.ttl_seconds` from now.
+storage::CellWrite LiveCell(const char* column, const Ballot& ballot, Bytes value,
+                            const PaxosWriteTime& when) {
   storage::Cell cell;
+  cell.kind = storage::Cell::Kind::kExpiring;
   cell.timestamp = ballot.micros();
+  cell.ttl = when.ttl_seconds;
+  cell.local_deletion_time = static_cast<int32_t>(std::min<int64_t>(
+      int64_t{when.now_seconds} + when.ttl_seconds, storage::kNoDeletionTime - 1));
   cell.value = std::move(value);
   return {column, std::nullopt, std::move(cell)};
 }
@@ -96,6 +103,11 @@ void StampWithBallot(storage::Mutation& update, int64_t micros) {
   }
 }
 
+int32_t LegacyPaxosTtlSeconds(int32_t gc_grace_seconds) {
+  constexpr int32_t kThreeHours = 3 * 3600;
+  return std::max(kThreeHours, gc_grace_seconds);
+}
+
 types::Uuid PaxosStore::TableId() { return schema::SystemTableId("system", "paxos"); }
 
 PaxosState PaxosStore::Load(const types::Uuid& table_id, const storage::PartitionKey& key,
@@ -123,34 +135,34 @@ PaxosState PaxosStore::Load(const types::Uuid& table_id, const storage::Partitio
 }
 
 void PaxosStore::SavePromise(const types::Uuid& table_id, const storage::PartitionKey& key,
-                             const Ballot& ballot) {
+                             const Ballot& ballot, PaxosWriteTime when) {
   const storage::Mutation row =
-      PaxosRow(table_id, key, {LiveCell("in_progress_ballot", ballot, BallotValue(ballot))});
+      PaxosRow(table_id, key, {LiveCell("in_progress_ballot", ballot, BallotValue(ballot), when)});
   engine_.ApplyAllSynced({&row});
 }
 
-void PaxosStore::SaveAccepted(const Proposal& proposal) {
+void PaxosStore::SaveAccepted(const Proposal& proposal, PaxosWriteTime when) {
   const Ballot& ballot = proposal.ballot;
   const storage::Mutation row =
       PaxosRow(proposal.update.table_id, proposal.update.partition,
-               {LiveCell("in_progress_ballot", ballot, BallotValue(ballot)),
-                LiveCell("proposal", ballot, EncodeProposal(proposal)),
-                LiveCell("proposal_ballot", ballot, BallotValue(ballot)),
-                LiveCell("proposal_version", ballot, types::EncodeInt(kPaxosValueVersion))});
+               {LiveCell("in_progress_ballot", ballot, BallotValue(ballot), when),
+                LiveCell("proposal", ballot, EncodeProposal(proposal), when),
+                LiveCell("proposal_ballot", ballot, BallotValue(ballot), when),
+                LiveCell("proposal_version", ballot, types::EncodeInt(kPaxosValueVersion), when)});
   engine_.ApplyAllSynced({&row});
 }
 
 void PaxosStore::SaveCommitted(const Proposal& decision, bool forget_accepted,
-                               int32_t now_seconds) {
+                               PaxosWriteTime when) {
   const Ballot& ballot = decision.ballot;
   std::vector<storage::CellWrite> cells = {
-      LiveCell("most_recent_commit", ballot, EncodeProposal(decision)),
-      LiveCell("most_recent_commit_at", ballot, BallotValue(ballot)),
-      LiveCell("most_recent_commit_version", ballot, types::EncodeInt(kPaxosValueVersion))};
+      LiveCell("most_recent_commit", ballot, EncodeProposal(decision), when),
+      LiveCell("most_recent_commit_at", ballot, BallotValue(ballot), when),
+      LiveCell("most_recent_commit_version", ballot, types::EncodeInt(kPaxosValueVersion), when)};
   if (forget_accepted) {
-    cells.push_back(DeletedBelow("proposal", ballot, now_seconds));
-    cells.push_back(DeletedBelow("proposal_ballot", ballot, now_seconds));
-    cells.push_back(DeletedBelow("proposal_version", ballot, now_seconds));
+    cells.push_back(DeletedBelow("proposal", ballot, when.now_seconds));
+    cells.push_back(DeletedBelow("proposal_ballot", ballot, when.now_seconds));
+    cells.push_back(DeletedBelow("proposal_version", ballot, when.now_seconds));
   }
   const storage::Mutation row =
       PaxosRow(decision.update.table_id, decision.update.partition, std::move(cells));

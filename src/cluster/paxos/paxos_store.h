@@ -15,6 +15,12 @@
 // then the larger ballot's, like the ballot columns beside them. (Cassandra
 // writes the update alone; the bytes are this node's own business.)
 //
+// Every cell a promise, an acceptance or a commit writes expires
+// LegacyPaxosTtlSeconds after it is written (4.1's legacy
+// paxos_state_purging): a partition's state outlives any round that could
+// still need it, then compaction drops it (system.paxos has gc_grace 0), so
+// the table holds the partitions LWTs touched lately, not every one ever.
+//
 // A promise and an acceptance are fsynced before the store returns
 // (Engine::ApplyAllSynced): a replica that answered "promised" or
 // "accepted" still knows it after a kill -9. A commit writes the decided
@@ -49,6 +55,17 @@ struct Proposal {
 // the statement said (USING TIMESTAMP, a default timestamp) is ignored.
 void StampWithBallot(storage::Mutation& update, int64_t micros);
 
+// How long Paxos state is kept for a table with `gc_grace_seconds`: at
+// least three hours, and as long as its tombstones (4.1's
+// legacyPaxosTtlSec).
+[[nodiscard]] int32_t LegacyPaxosTtlSeconds(int32_t gc_grace_seconds);
+
+// When a piece of state is written, and how long it lives.
+struct PaxosWriteTime {
+  int32_t now_seconds = 0;
+  int32_t ttl_seconds = 0;  // > 0
+};
+
 // One partition's state on one replica. Null ballots and no proposals:
 // nothing promised, accepted or committed.
 struct PaxosState {
@@ -73,14 +90,14 @@ class PaxosStore {
 
   // Records the promise of `ballot`, fsynced.
   void SavePromise(const types::Uuid& table_id, const storage::PartitionKey& key,
-                   const Ballot& ballot);
+                   const Ballot& ballot, PaxosWriteTime when);
   // Records `proposal` as accepted (and its ballot as promised), fsynced.
-  void SaveAccepted(const Proposal& proposal);
+  void SaveAccepted(const Proposal& proposal, PaxosWriteTime when);
   // Applies `decision.update` and records it as the most recent commit, in
   // one write; `forget_accepted` also clears the accepted proposal (the
   // caller's choice: only one no newer than the decision may go). Load
   // never returns an accepted proposal no newer than the committed one.
-  void SaveCommitted(const Proposal& decision, bool forget_accepted, int32_t now_seconds);
+  void SaveCommitted(const Proposal& decision, bool forget_accepted, PaxosWriteTime when);
 
  private:
   storage::Engine& engine_;
