@@ -158,8 +158,8 @@ class CasRequest {
       std::vector<storage::Mutation> mutations;
       if (!applied) return mutations;
       for (const BoundStatement& entry : writes_) {
-        for (storage::Mutation& m : entry.statement->BuildTransactionMutations(
-                 entry.write, timestamp, now, clock, &coordinator)) {
+        for (storage::Mutation& m :
+             entry.statement->BuildTransactionMutations(entry.write, timestamp, now, clock, seen)) {
           if (m.empty()) continue;
           cluster::paxos::StampWithBallot(m, timestamp);
           mutations.push_back(std::move(m));

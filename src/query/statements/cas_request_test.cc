@@ -54,6 +54,7 @@ class CasTest : public testing::QueryTest, public ::testing::WithParamInterface<
     Ddl("CREATE TABLE ks.coll (k int PRIMARY KEY, l list<int>, st set<text>, m map<text, int>, "
         "fm frozen<map<text, int>>, u addr, fu frozen<addr>)");
     Ddl("CREATE TABLE ks.cnt (k int PRIMARY KEY, hits counter)");
+    Ddl("CREATE TABLE ks.tl (k int, c int, v int, l list<int>, PRIMARY KEY (k, c))");
     Ddl("CREATE TABLE ks.dur (k int PRIMARY KEY, d duration, ld list<duration>)");
     engine_->SyncTables(schema::StoredTableLayouts(*store_.snapshot()));
   }
@@ -535,6 +536,20 @@ TEST_P(CasTest, ConditionalBatch) {
             "Cannot mix IF conditions and IF EXISTS for the same row");
   // Nothing was written by the failed batches.
   EXPECT_EQ(Select("t", 2), std::vector<std::string>{});
+
+  // A list operation that needs the list finds it in what the transaction
+  // read, the rows with conditions (4.1's CQL3CasRequest): another row's
+  // list is not read, so it is null there.
+  Write("INSERT INTO tl (k, c, v, l) VALUES (1, 1, 0, [1, 2])");
+  Write("INSERT INTO tl (k, c, v, l) VALUES (1, 2, 0, [5, 6])");
+  EXPECT_EQ(batch({"UPDATE tl SET l[0] = 10 WHERE k = 1 AND c = 1 IF v = 0",
+                   "UPDATE tl SET l = l - [2] WHERE k = 1 AND c = 1"}),
+            "[applied] | True");
+  EXPECT_EQ(Select("tl", 1), (std::vector<std::string>{"1,1,[10],0", "1,2,[5, 6],0"}));
+  EXPECT_EQ(batch_error({"UPDATE tl SET v = 1 WHERE k = 1 AND c = 1 IF v = 0",
+                         "UPDATE tl SET l[0] = 50 WHERE k = 1 AND c = 2"}),
+            "Attempted to set an element on a list which is null");
+  EXPECT_EQ(Select("tl", 1), (std::vector<std::string>{"1,1,[10],0", "1,2,[5, 6],0"}));
 }
 
 // --- Linearizability ------------------------------------------------------------

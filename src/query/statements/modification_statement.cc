@@ -307,7 +307,7 @@ std::vector<storage::Mutation> ModificationStatement::BuildMutations(
   SIBYL_CHECK(!has_conditions_, "a conditional statement must run through ExecuteConditional");
   RefuseVirtualTable();
   std::vector<storage::Mutation> mutations =
-      Build(write, params, params.consistency, clock, reader);
+      Build(write, params, params.consistency, clock, CurrentRows{.reader = reader});
   CheckIndexedValueSizes(*table_, mutations);
   return mutations;
 }
@@ -315,7 +315,7 @@ std::vector<storage::Mutation> ModificationStatement::BuildMutations(
 std::vector<storage::Mutation> ModificationStatement::BuildVirtualMutations(
     const BoundValues& values, const protocol::QueryParameters& params, Clock& clock) const {
   SIBYL_CHECK(table_->is_virtual, "BuildVirtualMutations of a stored table");
-  return Build(Bind(values), params, std::nullopt, clock, nullptr);
+  return Build(Bind(values), params, std::nullopt, clock, CurrentRows{});
 }
 
 void ModificationStatement::RefuseVirtualTable() const {
@@ -326,13 +326,13 @@ void ModificationStatement::RefuseVirtualTable() const {
 
 std::vector<storage::Mutation> ModificationStatement::BuildTransactionMutations(
     const BoundWrite& write, int64_t timestamp, int32_t now_seconds, Clock& clock,
-    const cluster::Coordinator* reader) const {
+    const storage::ReadResult& current) const {
   protocol::QueryParameters params;
   params.default_timestamp = timestamp;
   params.now_in_seconds = now_seconds;
   RefuseVirtualTable();
-  // Under the LWT lock the current row is read locally, at no consistency level.
-  std::vector<storage::Mutation> mutations = Build(write, params, std::nullopt, clock, reader);
+  std::vector<storage::Mutation> mutations =
+      Build(write, params, std::nullopt, clock, CurrentRows{.prefetched = &current});
   CheckIndexedValueSizes(*table_, mutations);
   return mutations;
 }
@@ -347,8 +347,7 @@ RowsResult ModificationStatement::ExecuteConditional(const BoundValues& values,
 
 std::vector<storage::Mutation> ModificationStatement::Build(
     const BoundWrite& write, const protocol::QueryParameters& params,
-    std::optional<uint16_t> read_consistency, Clock& clock,
-    const cluster::Coordinator* reader) const {
+    std::optional<uint16_t> read_consistency, Clock& clock, const CurrentRows& current_rows) const {
   const TableMetadata& table = *table_;
   // 4.1's readRequiredLists reads at the write's consistency level. It runs
   // once the ranges (or rows) written are known not to be empty, whatever
@@ -401,7 +400,7 @@ std::vector<storage::Mutation> ModificationStatement::Build(
   for (const storage::PartitionKey& key : write.partition_keys()) {
     storage::Mutation mutation = new_mutation(key);
     for (const storage::Clustering& clustering : write.clusterings()) {
-      AddRowWrites(mutation, clustering, updates_regular_row, data, context, reader);
+      AddRowWrites(mutation, clustering, updates_regular_row, data, context, current_rows);
     }
     if (!mutation.empty()) mutations.push_back(std::move(mutation));
   }
@@ -412,7 +411,7 @@ void ModificationStatement::AddRowWrites(storage::Mutation& mutation,
                                          const storage::Clustering& clustering,
                                          bool updates_regular_row, const BoundValues& data,
                                          const WriteContext& context,
-                                         const cluster::Coordinator* reader) const {
+                                         const CurrentRows& current_rows) const {
   const TableMetadata& table = *table_;
   const storage::DeletionTime deletion{context.timestamp, context.now_seconds};
   if (kind_ == Kind::kDelete && regular_operations_.empty() && static_operations_.empty()) {
@@ -437,7 +436,8 @@ void ModificationStatement::AddRowWrites(storage::Mutation& mutation,
     bool read_done = false;
     for (const UpdateOperation& op : operations) {
       if (op.requires_read() && !read_done) {
-        current = ReadCurrent(mutation.partition, read_clustering, context.now_seconds, reader);
+        current =
+            ReadCurrent(mutation.partition, read_clustering, context.now_seconds, current_rows);
         read_done = true;
       }
       op.Apply(table.columns[op.column()], data, context, current ? &*current : nullptr, row);
@@ -473,7 +473,18 @@ void ModificationStatement::AddRowWrites(storage::Mutation& mutation,
 
 std::optional<storage::ReadRow> ModificationStatement::ReadCurrent(
     const storage::PartitionKey& partition, const storage::Clustering* clustering,
-    int32_t now_seconds, const cluster::Coordinator* reader) const {
+    int32_t now_seconds, const CurrentRows& current_rows) const {
+  if (current_rows.prefetched != nullptr) {
+    for (const storage::ReadPartition& read : current_rows.prefetched->partitions) {
+      if (read.key.key != partition.key) continue;
+      if (clustering == nullptr) return read.static_row;
+      for (const storage::ReadRow& row : read.rows) {
+        if (row.clustering == *clustering) return row;
+      }
+    }
+    return std::nullopt;
+  }
+  const cluster::Coordinator* reader = current_rows.reader;
   SIBYL_CHECK(reader != nullptr,
               "this list operation needs to read the current list, but no reader was given");
   const TableMetadata& table = *table_;

@@ -142,23 +142,31 @@ class ModificationStatement {
                                               const schema::Schema& schema, Clock& clock,
                                               cluster::Coordinator& coordinator) const;
 
-  // The mutations of a statement of a lightweight transaction, built as
   // The mutations of an unconditional statement on a mutable virtual table
   // (schema::VirtualTable::Apply): no list reads, no size checks.
   [[nodiscard]] std::vector<storage::Mutation> BuildVirtualMutations(
       const BoundValues& values, const protocol::QueryParameters& params, Clock& clock) const;
+  // The mutations of a statement of a lightweight transaction, built as
   // BuildMutations does but for conditional statements too, with `timestamp`
   // as the default write timestamp and `now_seconds` as now. For the LWT
-  // path (cas_request.cc), which calls it under the partition's LWT lock.
+  // path (cas_request.cc), once the transaction read `current`: list
+  // operations that need the list find it there, and a row the read did not
+  // return has none (4.1's CQL3CasRequest hands its read to the updates).
   [[nodiscard]] std::vector<storage::Mutation> BuildTransactionMutations(
       const BoundWrite& write, int64_t timestamp, int32_t now_seconds, Clock& clock,
-      const cluster::Coordinator* reader) const;
+      const storage::ReadResult& current) const;
 
  private:
   // Which kinds of columns the IF conditions name (ColumnConditions.appliesTo*Columns).
   struct ConditionedColumns {
     bool regular = false;
     bool statics = false;
+  };
+  // Where list operations that need the current list (requires_read()) get
+  // it: read through `reader`, or found in what a transaction read.
+  struct CurrentRows {
+    const cluster::Coordinator* reader = nullptr;
+    const storage::ReadResult* prefetched = nullptr;
   };
   // The column operations and where the WHERE clause comes from.
   struct PreparedOperations {
@@ -191,19 +199,19 @@ class ModificationStatement {
   std::vector<storage::Mutation> Build(const BoundWrite& write,
                                        const protocol::QueryParameters& params,
                                        std::optional<uint16_t> read_consistency, Clock& clock,
-                                       const cluster::Coordinator* reader) const;
+                                       const CurrentRows& current_rows) const;
   // INSERT JSON: the document term, checked now when written in the query.
   static void PrepareJson(ModificationStatement& s, const cql::InsertStatement& insert,
                           BindSpecCollector& binds);
   // Writes the operations (or the row deletion) of one clustering into `mutation`.
   void AddRowWrites(storage::Mutation& mutation, const storage::Clustering& clustering,
                     bool updates_regular_row, const BoundValues& data, const WriteContext& context,
-                    const cluster::Coordinator* reader) const;
+                    const CurrentRows& current_rows) const;
   // The row (or the static row) as it is before the write, for list operations.
   std::optional<storage::ReadRow> ReadCurrent(const storage::PartitionKey& partition,
                                               const storage::Clustering* clustering,
                                               int32_t now_seconds,
-                                              const cluster::Coordinator* reader) const;
+                                              const CurrentRows& current_rows) const;
 
   Kind kind_ = Kind::kInsert;
   schema::TablePtr table_;
