@@ -247,7 +247,9 @@ pytest_suite() {
   if ((test_workers > 1)); then
     parallel=(-p xdist -n "$test_workers" --dist loadfile)
   fi
-  "$python" -m pytest "${parallel[@]}" --durations=10 tests/integration/python tests/adversary
+  # The adversary first: its one long test then runs beside the others
+  # instead of after them.
+  "$python" -m pytest "${parallel[@]}" --durations=10 tests/adversary tests/integration/python
 }
 
 step_python() {

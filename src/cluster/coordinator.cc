@@ -141,11 +141,10 @@ storage::ReadResult Coordinator::Read(const storage::ReadCommand& command,
                        "at a time");
       }
       if (command.partitions.empty()) {
-        throw CqlError(ErrorCode::kInvalid,
-                       "SERIAL and LOCAL_SERIAL reads of a token range are not implemented yet "
-                       "on a cluster");
+        paxos_->SerialRangeRead(command, consistency, std::move(done));
+      } else {
+        paxos_->SerialRead(command, consistency, std::move(done));
       }
-      paxos_->SerialRead(command, consistency, std::move(done));
     } else {
       reads_->Read(command, consistency, std::move(done));
     }

@@ -14,7 +14,7 @@ struct VerbInfo {
 };
 
 // In wire order.
-constexpr std::array<VerbInfo, 16> kVerbs{{
+constexpr std::array<VerbInfo, 17> kVerbs{{
     {Verb::kMutation, "MUTATION", true},
     {Verb::kHint, "HINT", true},
     {Verb::kReadRepair, "READ_REPAIR", true},
@@ -31,6 +31,7 @@ constexpr std::array<VerbInfo, 16> kVerbs{{
     {Verb::kHeartbeat, "HEARTBEAT", false},
     {Verb::kEpochNotify, "EPOCH_NOTIFY", false},
     {Verb::kHello, "HELLO", false},
+    {Verb::kPaxosUncommitted, "PAXOS_UNCOMMITTED", true},
 }};
 
 constexpr std::array<Verb, kVerbs.size()> kAll = [] {

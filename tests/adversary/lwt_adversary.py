@@ -4,8 +4,9 @@
 It starts a cluster (`sibyl cluster start`: etcd and nodes on 127.0.0.1..N, replication factor
 3), runs client processes that each talk to one coordinator only (so every node coordinates),
 and has them compare-and-set a few registers: ``INSERT ... IF NOT EXISTS``, ``UPDATE ... IF v =
-?`` and SERIAL reads. Meanwhile a nemesis hurts the nodes, one at a time, healing each before the
-next:
+?``, SERIAL reads of one register and, now and then, a SERIAL read of the whole table (a scan,
+checked as a read of each register in use). Meanwhile a nemesis hurts the nodes, one at a time,
+healing each before the next:
 
 - ``kill``: kill -9 of a node, then a restart on the same data (its promises and acceptances must
   have been durable before it answered);
@@ -65,6 +66,7 @@ KEYS_AT_ONCE = 3  # registers in use at any moment
 KEY_SECONDS = 4.0  # how long each generation of registers is used
 VALUES = 5  # register values are 0..VALUES-1: collisions make conditions hold
 CLIENTS_PER_NODE = 2
+SCAN_SHARE = 0.05  # of operations: a SERIAL read of the whole table
 FAULT_SECONDS = (2.0, 6.0)  # how long a fault lasts
 CALM_SECONDS = (1.0, 3.0)  # between faults
 SKEW_SECONDS = 30
@@ -178,8 +180,13 @@ class Clients:
         insert = session.prepare(
             f"INSERT INTO {KEYSPACE}.registers (k, v) VALUES (?, ?) IF NOT EXISTS")
         cas = session.prepare(f"UPDATE {KEYSPACE}.registers SET v = ? WHERE k = ? IF v = ?")
+        scan = SimpleStatement(f"SELECT k, v FROM {KEYSPACE}.registers",
+                               consistency_level=ConsistencyLevel.SERIAL, fetch_size=100)
         process = self._new_process()
         while not self._stop.is_set():
+            if rng.random() < SCAN_SHARE:
+                self._scan(session, scan)
+                continue
             key = rng.choice(self._keys_now())
             choice = rng.random()
             if choice < 0.4:
@@ -208,6 +215,25 @@ class Clients:
                     time.sleep(0.5)  # the coordinator is down: do not spin
                 continue
             self.history.record(process, "ok", f, key, outcome)
+
+
+    def _scan(self, session, scan: SimpleStatement) -> None:
+        """A SERIAL read of the whole table, recorded as a read of each register in use (absent:
+        no row), each by a process of its own: they are open at once."""
+        keys = self._keys_now()
+        processes = {key: self._new_process() for key in keys}
+        for key in keys:
+            self.history.record(processes[key], "invoke", "read", key, None)
+        try:
+            values = {row.k: row.v for row in session.execute(scan)}
+        except Exception as e:  # noqa: BLE001 - a failed read constrains nothing
+            for key in keys:
+                self.history.record(processes[key], "info", "read", key, None, e)
+            if is_connection_error(e):
+                time.sleep(0.5)
+            return
+        for key in keys:
+            self.history.record(processes[key], "ok", "read", key, values.get(key))
 
 
 # --- the nemesis ---------------------------------------------------------------------------------

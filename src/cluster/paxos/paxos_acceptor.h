@@ -63,6 +63,12 @@ class PaxosAcceptor {
   [[nodiscard]] ProposeResponse Propose(const Proposal& proposal);
   void Commit(const Proposal& decision);
 
+  // PaxosStore::Uncommitted, as of now.
+  [[nodiscard]] std::vector<storage::PartitionKey> Uncommitted(
+      const types::Uuid& table_id, const storage::TokenRange& range) const {
+    return store_.Uncommitted(table_id, range, clock_.NowSeconds());
+  }
+
   // The partition's state as stored (tests, SERIAL reads' repair).
   [[nodiscard]] PaxosState Load(const types::Uuid& table_id,
                                 const storage::PartitionKey& key) const {

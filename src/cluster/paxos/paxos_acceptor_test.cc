@@ -6,10 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 
+#include "dht/token.h"
 #include "schema/storage_layout.h"
 #include "schema/system_keyspaces.h"
 #include "storage/reference/reference_engine.h"
@@ -198,6 +200,40 @@ TEST_P(PaxosAcceptorTest, PaxosStateExpiresAfterItsTtlAndTheDataStays) {
   EXPECT_TRUE(Prepare(B(101)).promised);
 }
 
+TEST_P(PaxosAcceptorTest, UncommittedNamesThePartitionsWithAnUnfinishedProposal) {
+  // Tokens as a ring has them: system.paxos is placed by the user partitions' token.
+  auto partition = [&](int32_t pk) {
+    PartitionKey key = MutationOf(table_, pk).partition;
+    key.token = dht::Murmur3Token(key.key);
+    return key;
+  };
+  auto propose = [&](int32_t pk, const Ballot& ballot, bool with_update) {
+    Mutation update = MutationOf(table_, pk);
+    update.partition = partition(pk);
+    if (with_update) Set(RowOf(update, 1), "v", Live(ballot.micros(), Int(pk)));
+    EXPECT_TRUE(acceptor_->Prepare(table_.id, update.partition, ballot).promised);
+    EXPECT_TRUE(acceptor_->Propose({ballot, update}).accepted);
+    return Proposal{ballot, update};
+  };
+  (void)propose(1, B(100), true);                   // unfinished
+  acceptor_->Commit(propose(2, B(100), true));      // decided
+  (void)propose(3, B(100), false);                  // a SERIAL read's: nothing to finish
+  const Proposal newer = propose(4, B(200), true);  // accepted after a commit
+  Mutation empty = MutationOf(table_, 4);
+  empty.partition = partition(4);
+  acceptor_->Commit({B(150), empty});
+  std::vector<PartitionKey> keys = acceptor_->Uncommitted(table_.id, TokenRange{});
+  std::vector<PartitionKey> expected = {partition(1), newer.update.partition};
+  std::sort(expected.begin(), expected.end(),
+            [](const auto& a, const auto& b) { return a.token < b.token; });
+  EXPECT_EQ(keys, expected);
+  // Another table's, or another range's, are not named.
+  EXPECT_TRUE(acceptor_->Uncommitted(MakeTable(2).id, TokenRange{}).empty());
+  const int64_t token = expected.front().token;
+  keys = acceptor_->Uncommitted(table_.id, TokenRange{token - 1, token});
+  EXPECT_EQ(keys, std::vector<PartitionKey>{expected.front()});
+}
+
 // `rounds` transactions (prepare, propose, commit) spread over `keys`
 // partitions, a second apart; what system.paxos then holds on disk.
 struct PaxosTableFigures {
@@ -227,8 +263,7 @@ class PaxosStateGrowthTest : public ::testing::Test {
       clock_.AdvanceSeconds(1);
     }
     seconds_per_round_ =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() /
-        rounds;
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() / rounds;
   }
 
   PaxosTableFigures Measure() {
@@ -255,11 +290,12 @@ class PaxosStateGrowthTest : public ::testing::Test {
     const PaxosTableFigures early = Measure();
     RunRounds(rounds - rounds / 10, keys);
     const PaxosTableFigures late = Measure();
-    std::printf("system.paxos after %d LWTs on %d keys: %zu partitions, %llu bytes on disk "
-                "(%llu after %d); %.2f ms per round\n",
-                rounds, keys, late.partitions, static_cast<unsigned long long>(late.sstable_bytes),
-                static_cast<unsigned long long>(early.sstable_bytes), rounds / 10,
-                late.seconds_per_round * 1e3);
+    std::printf(
+        "system.paxos after %d LWTs on %d keys: %zu partitions, %llu bytes on disk "
+        "(%llu after %d); %.2f ms per round\n",
+        rounds, keys, late.partitions, static_cast<unsigned long long>(late.sstable_bytes),
+        static_cast<unsigned long long>(early.sstable_bytes), rounds / 10,
+        late.seconds_per_round * 1e3);
     EXPECT_EQ(early.partitions, static_cast<size_t>(keys));
     EXPECT_EQ(late.partitions, static_cast<size_t>(keys));
     EXPECT_LT(late.sstable_bytes, early.sstable_bytes * 3 / 2);

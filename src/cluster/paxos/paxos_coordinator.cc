@@ -373,7 +373,7 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
   }
 
   void Succeed() {
-    if (!serial_read_) return Finish(nullptr);
+    if (!serial_read_ || op_.reads.empty()) return Finish(nullptr);
     owner_.reads_.Read(
         op_.reads.front(), QuorumLevel(),
         [self = shared_from_this()](storage::ReadResult result, std::exception_ptr error) {
@@ -563,6 +563,130 @@ void PaxosCoordinator::SerialRead(storage::ReadCommand command, uint16_t consist
         done(reads.empty() ? storage::ReadResult() : std::move(reads.front()), error);
       })
       ->Attempt();
+}
+
+// SerialRangeRead's steps: the question to every node, the rounds on what
+// they named, one after the other, then the range read.
+class PaxosCoordinator::RangeFinisher : public std::enable_shared_from_this<RangeFinisher> {
+ public:
+  RangeFinisher(PaxosCoordinator& owner, storage::ReadCommand command, uint16_t consistency,
+                ReadCoordinator::Callback done)
+      : owner_(owner),
+        command_(std::move(command)),
+        consistency_(consistency),
+        done_(std::move(done)) {}
+
+  void Start() {
+    const ClusterViewPtr view = owner_.services_.views->Get();
+    const bool local_only = consistency_ == kConsistencyLocalSerial;
+    const std::string& local_dc = view->DatacenterOf(view->local_id());
+    std::vector<types::Uuid> asked;
+    for (const auto& [id, record] : view->directory().nodes()) {
+      if (local_only && view->DatacenterOf(id) != local_dc) continue;
+      if (id != view->local_id() && !owner_.services_.liveness->IsAlive(id)) continue;
+      asked.push_back(id);
+    }
+    waiting_ = asked.size();
+    asked_ = static_cast<int>(asked.size());
+    const Bytes payload =
+        EncodeUncommittedRequest({.table_id = command_.table_id, .range = command_.range});
+    for (const types::Uuid& node : asked) {
+      if (node == view->local_id()) {
+        RunBlocking([self = shared_from_this(), payload] {
+          std::optional<Bytes> answer;
+          try {
+            answer = AnswerPaxosRequest(self->owner_.acceptor_, Verb::kPaxosUncommitted, payload);
+          } catch (const std::exception&) {
+          }
+          self->OnAnswer(std::move(answer));
+        });
+        continue;
+      }
+      owner_.services_.messaging->SendRequest(
+          view->AddressOf(node), Verb::kPaxosUncommitted, payload, owner_.services_.timeouts.read,
+          [self = shared_from_this()](Reply reply) {
+            self->OnAnswer(reply.ok() ? std::optional<Bytes>(std::move(reply.payload))
+                                      : std::nullopt);
+          });
+    }
+  }
+
+ private:
+  void OnAnswer(std::optional<Bytes> answer) {
+    std::vector<storage::PartitionKey> keys;
+    bool answered = false;
+    if (answer) {
+      try {
+        keys = DecodeUncommittedResponse(*answer);
+        answered = true;
+      } catch (const std::exception&) {
+      }
+    }
+    {
+      std::lock_guard lock(mutex_);
+      if (answered) {
+        ++received_;
+        for (storage::PartitionKey& key : keys) {
+          const bool known = std::any_of(unfinished_.begin(), unfinished_.end(),
+                                         [&](const auto& k) { return k == key; });
+          if (!known) unfinished_.push_back(std::move(key));
+        }
+      }
+      if (--waiting_ > 0) return;
+    }
+    if (received_ < asked_) {
+      return done_({}, std::make_exception_ptr(
+                           CqlError(ErrorCode::kReadTimeout,
+                                    "Operation timed out - received only " +
+                                        std::to_string(received_) + " responses.",
+                                    ReadTimeoutInfo{consistency_, received_, asked_, false})));
+    }
+    FinishNext();
+  }
+
+  // Finishes the next partition's proposal, then the one after, then reads.
+  // Only one step runs at a time: no lock needed past the answers.
+  void FinishNext() {
+    if (next_ == unfinished_.size()) {
+      const uint16_t level = consistency_ == kConsistencyLocalSerial ? kLocalQuorum : kQuorum;
+      return owner_.reads_.Read(command_, level, std::move(done_));
+    }
+    CasOperation round;
+    round.table_id = command_.table_id;
+    round.partition = unfinished_[next_++];
+    round.serial_consistency = consistency_;
+    std::make_shared<Attempts>(
+        owner_, std::move(round), /*serial_read=*/true,
+        [self = shared_from_this()](std::vector<storage::ReadResult>, std::exception_ptr error) {
+          if (error) return self->done_({}, error);
+          self->FinishNext();
+        })
+        ->Attempt();
+  }
+
+  void RunBlocking(std::function<void()> work) {
+    if (owner_.services_.blocking) {
+      owner_.services_.blocking(std::move(work));
+    } else {
+      work();
+    }
+  }
+
+  PaxosCoordinator& owner_;
+  const storage::ReadCommand command_;
+  const uint16_t consistency_;
+  ReadCoordinator::Callback done_;
+  std::mutex mutex_;
+  size_t waiting_ = 0;                             // GUARDED_BY(mutex_)
+  int asked_ = 0;                                  // set before the first answer
+  int received_ = 0;                               // GUARDED_BY(mutex_)
+  std::vector<storage::PartitionKey> unfinished_;  // GUARDED_BY(mutex_) until all answered
+  size_t next_ = 0;
+};
+
+void PaxosCoordinator::SerialRangeRead(storage::ReadCommand command, uint16_t consistency,
+                                       ReadCoordinator::Callback done) {
+  std::make_shared<RangeFinisher>(*this, std::move(command), consistency, std::move(done))->Start();
 }
 
 messaging::Duration PaxosCoordinator::Backoff() {

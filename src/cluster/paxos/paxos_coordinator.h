@@ -105,9 +105,21 @@ class PaxosCoordinator {
   // names exactly one).
   void SerialRead(storage::ReadCommand command, uint16_t consistency,
                   ReadCoordinator::Callback done);
+  // A SERIAL or LOCAL_SERIAL read of `command.range` (no partitions named),
+  // which Cassandra 4.1 reads at QUORUM alone, so that a proposal a quorum
+  // accepted but nobody committed may appear later. Here it sees every
+  // decision made before it began: it asks every live node (of the local
+  // datacenter for LOCAL_SERIAL) which partitions of the range hold an
+  // unfinished proposal (PAXOS_UNCOMMITTED), finishes each with a Paxos
+  // round (as SerialRead does), then reads the range at QUORUM
+  // (LOCAL_QUORUM). A node that does not answer fails the read with a
+  // ReadTimeout.
+  void SerialRangeRead(storage::ReadCommand command, uint16_t consistency,
+                       ReadCoordinator::Callback done);
 
  private:
   class Attempts;
+  class RangeFinisher;
 
   // A wait of 0-99 ms before retrying a contended round.
   messaging::Duration Backoff();

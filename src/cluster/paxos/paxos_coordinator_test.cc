@@ -259,6 +259,79 @@ TEST(PaxosCoordinatorTest, ACommitOlderThanPaxosStateLivesIsNotSentToReplicasLac
   EXPECT_FALSE(StateOn(cluster, replicas[2], 13).committed.has_value());
 }
 
+std::pair<storage::ReadResult, std::exception_ptr> SerialScan(SimulatedCluster& cluster, int i,
+                                                              uint16_t serial = kSerial) {
+  storage::ReadCommand command;
+  command.table_id = cluster.table().id;
+  command.now_seconds = 1'700'000'000;  // the whole ring
+  std::optional<std::pair<storage::ReadResult, std::exception_ptr>> outcome;
+  cluster.node(i).coordinator->paxos().SerialRangeRead(
+      command, serial, [&](storage::ReadResult result, std::exception_ptr error) {
+        outcome.emplace(std::move(result), error);
+      });
+  cluster.RunUntil([&] { return outcome.has_value(); });
+  return std::move(*outcome);
+}
+
+// The value of row (k, 0) of each partition a scan returned.
+std::map<int32_t, int32_t> ValuesByKey(const storage::ReadResult& result) {
+  std::map<int32_t, int32_t> values;
+  for (const auto& partition : result.partitions) {
+    storage::ReadResult one;
+    one.partitions = {partition};
+    if (const std::optional<int32_t> v = ValueIn(one)) {
+      values[types::DecodeInt(partition.key.key)] = *v;
+    }
+  }
+  return values;
+}
+
+TEST(PaxosCoordinatorTest, ASerialScanFinishesTheProposalsAQuorumAccepted) {
+  SimulatedCluster cluster({.nodes = 3, .seed = 39});
+  ASSERT_TRUE(RunCas(cluster, 0, 15, std::nullopt, 5).applied);
+  // Key 14's proposal reached two acceptors and no commit.
+  const std::vector<int> replicas = ReplicaIndexes(cluster, 14);
+  storage::testing::ScratchDir dir;
+  std::filesystem::create_directories(dir.path());
+  paxos::BallotGenerator ballots(cluster.node(0).clock, 78, dir.path() / "ballots");
+  const paxos::Ballot ballot = ballots.Next();
+  for (int r : {replicas[0], replicas[1]}) {
+    paxos::PaxosAcceptor acceptor(cluster.node(r).engine, cluster.node(r).clock,
+                                  [](const types::Uuid&) { return 3 * 3600; });
+    ASSERT_TRUE(acceptor.Prepare(cluster.table().id, KeyOf(14), ballot).promised);
+    ASSERT_TRUE(
+        acceptor.Propose({ballot, RowMutation(cluster, 14, 0, 42, ballot.micros())}).accepted);
+  }
+  // A QUORUM scan alone (4.1's SERIAL scan) does not see it.
+  storage::ReadCommand scan;
+  scan.table_id = cluster.table().id;
+  scan.now_seconds = 1'700'000'000;
+  std::optional<storage::ReadResult> plain;
+  cluster.node(replicas[2])
+      .coordinator->reads()
+      .Read(scan, kQuorum, [&](storage::ReadResult result, std::exception_ptr error) {
+        ASSERT_EQ(error, nullptr);
+        plain = std::move(result);
+      });
+  cluster.RunUntil([&] { return plain.has_value(); });
+  EXPECT_EQ(ValuesByKey(*plain), (std::map<int32_t, int32_t>{{15, 5}}));
+  // The SERIAL one, from the replica that never saw it, does.
+  const auto [read, error] = SerialScan(cluster, replicas[2]);
+  ASSERT_EQ(error, nullptr) << ErrorOf(error).what();
+  EXPECT_EQ(ValuesByKey(read), (std::map<int32_t, int32_t>{{14, 42}, {15, 5}}));
+  // Decided: committed on the replicas, under the finishing round's ballot.
+  for (int r : replicas) {
+    ASSERT_TRUE(StateOn(cluster, r, 14).committed.has_value());
+    EXPECT_GT(StateOn(cluster, r, 14).committed->ballot, ballot);
+  }
+  // A node that does not answer the question times the scan out.
+  cluster.network().TakeDown(cluster.node(replicas[0]).address);
+  const auto [unused, timeout] = SerialScan(cluster, replicas[2]);
+  const CqlError e = ErrorOf(timeout);
+  EXPECT_EQ(e.code(), ErrorCode::kReadTimeout);
+  EXPECT_STREQ(e.what(), "Operation timed out - received only 2 responses.");
+}
+
 TEST(PaxosCoordinatorTest, ContentionPastTheTimeoutIsACasWriteTimeout) {
   SimulatedCluster cluster(
       {.nodes = 3, .seed = 36, .timeouts = {.cas_contention = std::chrono::milliseconds(0)}});

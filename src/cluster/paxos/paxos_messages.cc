@@ -35,6 +35,19 @@ Proposal TakeLengthPrefixed(BytesView& in) {
   return DecodeProposal(Take(in, static_cast<size_t>(length->value), "Paxos prepare reply"));
 }
 
+void AppendInt64(int64_t value, Bytes& out) {
+  for (int shift = 56; shift >= 0; shift -= 8) {
+    out.push_back(static_cast<char>((static_cast<uint64_t>(value) >> shift) & 0xff));
+  }
+}
+
+int64_t TakeInt64(BytesView& in, const char* what) {
+  const BytesView bytes = Take(in, 8, what);
+  uint64_t value = 0;
+  for (const char byte : bytes) value = (value << 8) | static_cast<uint8_t>(byte);
+  return static_cast<int64_t>(value);
+}
+
 }  // namespace
 
 void EncodeBallot(const Ballot& ballot, Bytes& out) {
@@ -111,6 +124,49 @@ ProposeResponse DecodeProposeResponse(BytesView bytes) {
     throw std::runtime_error("Not a Paxos propose reply");
   }
   return {.accepted = bytes[0] == '\1', .refused_by = DecodeBallot(bytes.substr(1))};
+}
+
+Bytes EncodeUncommittedRequest(const UncommittedRequest& request) {
+  Bytes out = request.table_id.ToBytes();
+  AppendInt64(request.range.start, out);
+  AppendInt64(request.range.end, out);
+  return out;
+}
+
+UncommittedRequest DecodeUncommittedRequest(BytesView bytes) {
+  constexpr const char* kWhat = "Paxos uncommitted request";
+  UncommittedRequest request;
+  request.table_id = types::Uuid::FromBytes(Take(bytes, 16, kWhat));
+  request.range.start = TakeInt64(bytes, kWhat);
+  request.range.end = TakeInt64(bytes, kWhat);
+  if (!bytes.empty()) throw std::runtime_error("Bytes left over in a Paxos uncommitted request");
+  return request;
+}
+
+Bytes EncodeUncommittedResponse(const std::vector<storage::PartitionKey>& keys) {
+  Bytes out;
+  for (const storage::PartitionKey& key : keys) {
+    AppendInt64(key.token, out);
+    types::AppendUnsignedVint(out, key.key.size());
+    out += key.key;
+  }
+  return out;
+}
+
+std::vector<storage::PartitionKey> DecodeUncommittedResponse(BytesView bytes) {
+  constexpr const char* kWhat = "Paxos uncommitted reply";
+  std::vector<storage::PartitionKey> keys;
+  while (!bytes.empty()) {
+    storage::PartitionKey key;
+    key.token = TakeInt64(bytes, kWhat);
+    const auto length = types::ReadUnsignedVint(bytes);
+    if (!length) throw std::runtime_error("Truncated Paxos uncommitted reply");
+    bytes.remove_prefix(length->size);
+    if (length->value > bytes.size()) throw std::runtime_error("Truncated Paxos uncommitted reply");
+    key.key = Bytes(Take(bytes, static_cast<size_t>(length->value), kWhat));
+    keys.push_back(std::move(key));
+  }
+  return keys;
 }
 
 }  // namespace sibyl::cluster::paxos

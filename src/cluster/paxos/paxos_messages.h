@@ -13,15 +13,23 @@
 //   PAXOS_PROPOSE     request: the proposal; reply: 1 byte (accepted), the
 //                     refusing ballot (16 bytes)
 //   PAXOS_COMMIT      request: the decision (a proposal); reply: empty
+//   PAXOS_UNCOMMITTED request: a table id (16 bytes), then a token range's
+//                     start and end (8 bytes each, big-endian); reply: the
+//                     partitions there with an unfinished proposal
+//                     (PaxosStore::Uncommitted), each its token (8 bytes)
+//                     and its key (a vint length and the bytes)
 //
 // Decoders throw std::runtime_error on malformed bytes (the handlers fail
 // the request with it).
 //
 // Pure functions: safe from any thread.
 
+#include <vector>
+
 #include "cluster/paxos/paxos_acceptor.h"
 #include "cluster/paxos/paxos_store.h"
 #include "common/bytes.h"
+#include "storage/data/read_command.h"
 
 namespace sibyl::cluster::paxos {
 
@@ -38,5 +46,17 @@ void EncodeBallot(const Ballot& ballot, Bytes& out);
 [[nodiscard]] PrepareResponse DecodePrepareResponse(BytesView bytes);
 [[nodiscard]] Bytes EncodeProposeResponse(const ProposeResponse& response);
 [[nodiscard]] ProposeResponse DecodeProposeResponse(BytesView bytes);
+
+struct UncommittedRequest {
+  types::Uuid table_id;
+  storage::TokenRange range;
+  friend bool operator==(const UncommittedRequest& a, const UncommittedRequest& b) {
+    return a.table_id == b.table_id && a.range.start == b.range.start && a.range.end == b.range.end;
+  }
+};
+[[nodiscard]] Bytes EncodeUncommittedRequest(const UncommittedRequest& request);
+[[nodiscard]] UncommittedRequest DecodeUncommittedRequest(BytesView bytes);
+[[nodiscard]] Bytes EncodeUncommittedResponse(const std::vector<storage::PartitionKey>& keys);
+[[nodiscard]] std::vector<storage::PartitionKey> DecodeUncommittedResponse(BytesView bytes);
 
 }  // namespace sibyl::cluster::paxos

@@ -74,12 +74,29 @@ TEST(PaxosMessagesTest, MalformedBytesAreRefused) {
   EXPECT_THROW((void)DecodeProposeResponse(Bytes(3, '\0')), std::runtime_error);
 }
 
+TEST(PaxosMessagesTest, UncommittedRequestsAndRepliesRoundTrip) {
+  const UncommittedRequest request{types::Uuid::NameBased("ks.t"), {-5, 1'234'567'890'123}};
+  EXPECT_EQ(DecodeUncommittedRequest(EncodeUncommittedRequest(request)), request);
+  const std::vector<storage::PartitionKey> keys = {{-7, Bytes("\0\0\0\1", 4)}, {9, Bytes("k")}};
+  EXPECT_EQ(DecodeUncommittedResponse(EncodeUncommittedResponse(keys)), keys);
+  EXPECT_EQ(DecodeUncommittedResponse(""), std::vector<storage::PartitionKey>{});
+  const Bytes encoded = EncodeUncommittedRequest(request);
+  EXPECT_THROW((void)DecodeUncommittedRequest(BytesView(encoded).substr(0, 20)),
+               std::runtime_error);
+  EXPECT_THROW((void)DecodeUncommittedRequest(encoded + "x"), std::runtime_error);
+  const Bytes reply = EncodeUncommittedResponse(keys);
+  EXPECT_THROW((void)DecodeUncommittedResponse(BytesView(reply).substr(0, reply.size() - 1)),
+               std::runtime_error);
+  EXPECT_THROW((void)DecodeUncommittedResponse(Bytes(8, '\0') + "\xff"), std::runtime_error);
+}
+
 TEST(PaxosMessagesTest, AReplicaRefusesAMalformedRequest) {
   storage::ReferenceEngine engine;
   ManualClock clock;
   PaxosAcceptor acceptor(engine, clock, [](const types::Uuid&) { return 3 * 3600; });
-  for (const messaging::Verb verb : {messaging::Verb::kPaxosPrepare, messaging::Verb::kPaxosPropose,
-                                     messaging::Verb::kPaxosCommit}) {
+  for (const messaging::Verb verb :
+       {messaging::Verb::kPaxosPrepare, messaging::Verb::kPaxosPropose,
+        messaging::Verb::kPaxosCommit, messaging::Verb::kPaxosUncommitted}) {
     EXPECT_THROW((void)AnswerPaxosRequest(acceptor, verb, "garbage"), std::runtime_error);
   }
   EXPECT_THROW((void)AnswerPaxosRequest(acceptor, messaging::Verb::kRead, "garbage"),

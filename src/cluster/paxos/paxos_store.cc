@@ -110,6 +110,29 @@ int32_t LegacyPaxosTtlSeconds(int32_t gc_grace_seconds) {
 
 types::Uuid PaxosStore::TableId() { return schema::SystemTableId("system", "paxos"); }
 
+std::vector<storage::PartitionKey> PaxosStore::Uncommitted(const types::Uuid& table_id,
+                                                           const storage::TokenRange& range,
+                                                           int32_t now_seconds) const {
+  storage::ReadCommand command;
+  command.table_id = TableId();
+  command.range = range;  // system.paxos's tokens are the user partitions'
+  command.slices = {storage::ClusteringSlice::Point({table_id.ToBytes()})};
+  command.columns = std::vector<std::string>{"proposal", "most_recent_commit_at"};
+  command.now_seconds = now_seconds;
+  std::vector<storage::PartitionKey> keys;
+  for (const storage::ReadPartition& partition : engine_.Read(command).partitions) {
+    for (const storage::ReadRow& row : partition.rows) {
+      std::optional<Proposal> accepted = ParseProposal(row, "proposal");
+      if (!accepted || accepted->update.empty()) continue;
+      if (const Bytes* committed = FindValue(row, "most_recent_commit_at")) {
+        if (accepted->ballot <= ParseBallot(*committed, "most_recent_commit_at")) continue;
+      }
+      keys.push_back(std::move(accepted->update.partition));
+    }
+  }
+  return keys;
+}
+
 PaxosState PaxosStore::Load(const types::Uuid& table_id, const storage::PartitionKey& key,
                             int32_t now_seconds) const {
   storage::ReadCommand command;

@@ -33,6 +33,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "cluster/paxos/ballot.h"
 #include "storage/data/mutation.h"
@@ -87,6 +88,13 @@ class PaxosStore {
   // std::runtime_error when the stored row cannot be read back.
   [[nodiscard]] PaxosState Load(const types::Uuid& table_id, const storage::PartitionKey& key,
                                 int32_t now_seconds) const;
+
+  // The partitions of table `table_id` in `range` that hold an accepted
+  // proposal with an update and newer than their last commit: what a SERIAL
+  // read of the range must finish first. In token order.
+  [[nodiscard]] std::vector<storage::PartitionKey> Uncommitted(const types::Uuid& table_id,
+                                                               const storage::TokenRange& range,
+                                                               int32_t now_seconds) const;
 
   // Records the promise of `ballot`, fsynced.
   void SavePromise(const types::Uuid& table_id, const storage::PartitionKey& key,

@@ -11,6 +11,10 @@ namespace sibyl::cluster::paxos {
 using messaging::Verb;
 
 Bytes AnswerPaxosRequest(PaxosAcceptor& acceptor, Verb verb, BytesView payload) {
+  if (verb == Verb::kPaxosUncommitted) {
+    const UncommittedRequest request = DecodeUncommittedRequest(payload);
+    return EncodeUncommittedResponse(acceptor.Uncommitted(request.table_id, request.range));
+  }
   Proposal request = DecodeProposal(payload);
   switch (verb) {
     case Verb::kPaxosPrepare:
@@ -28,7 +32,8 @@ Bytes AnswerPaxosRequest(PaxosAcceptor& acceptor, Verb verb, BytesView payload) 
 
 void RegisterPaxosHandlers(messaging::MessagingService& messaging, PaxosAcceptor& acceptor,
                            BlockingRunner blocking) {
-  for (const Verb verb : {Verb::kPaxosPrepare, Verb::kPaxosPropose, Verb::kPaxosCommit}) {
+  for (const Verb verb :
+       {Verb::kPaxosPrepare, Verb::kPaxosPropose, Verb::kPaxosCommit, Verb::kPaxosUncommitted}) {
     messaging.RegisterHandler(verb, [&acceptor, blocking, verb](const messaging::Message& message,
                                                                 messaging::Responder responder) {
       // A std::function must be copyable; the responder is not.

@@ -179,6 +179,19 @@ def test_lightweight_transactions_run_paxos_among_the_replicas(cluster: RunningC
         both = first.execute(at(ConsistencyLevel.SERIAL,
                                 "SELECT k, v FROM ks.t WHERE k IN (6000, 6001) AND c = 1"))
         assert sorted((r.k, r.v) for r in both) == [(6000, "c"), (6001, "x")]
+        # A SERIAL scan (no partition named) first finishes what the
+        # replicas hold unfinished in the range, then reads it at QUORUM.
+        third.execute("CREATE TABLE IF NOT EXISTS ks.lwt_scan (k int PRIMARY KEY, v int)")
+        for k in range(5):
+            assert first.execute(at(ConsistencyLevel.QUORUM,
+                                    f"INSERT INTO ks.lwt_scan (k, v) VALUES ({k}, {k}) "
+                                    "IF NOT EXISTS")).one()[0] is True
+        for session in sessions:
+            for level in (ConsistencyLevel.SERIAL, ConsistencyLevel.LOCAL_SERIAL):
+                statement = SimpleStatement("SELECT k, v FROM ks.lwt_scan", consistency_level=level,
+                                            fetch_size=2)
+                assert sorted((r.k, r.v) for r in session.execute(statement)) == [
+                    (k, k) for k in range(5)]
     finally:
         for c in clusters:
             c.shutdown()
