@@ -46,6 +46,8 @@ class Coordinator {
   WriteCoordinator& writes() { return *writes_; }
   ReadCoordinator& reads() { return *reads_; }
   paxos::PaxosCoordinator& paxos() { return *paxos_; }
+  // Null on a single node (no Paxos there).
+  const paxos::PaxosMetrics* paxos_metrics() const { return paxos_ ? &paxos_->metrics() : nullptr; }
 
   // Applies the mutations at `options.consistency`: all of them atomically
   // for a logged batch (WriteType::kBatch), else each partition's on its own

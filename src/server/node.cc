@@ -339,7 +339,8 @@ struct ServingParts {
   metrics::MetricRegistry& metric_registry;
   index::IndexingEngine& engine;
   schema::MetadataStore& metadata;
-  ClusterNode* cluster_node;  // null on a single node
+  ClusterNode* cluster_node;                          // null on a single node
+  const cluster::paxos::PaxosMetrics* paxos_metrics;  // null on a single node
   const guardrails::Guardrails& guardrails;
   const guardrails::ModelWarnings& model_warnings;
   DiskUsageMonitor& disk_usage_monitor;
@@ -359,6 +360,7 @@ void ServeUntilSignal(const ServingParts& parts, const sigset_t& shutdown_signal
                      .engine = &parts.engine,
                      .schemas = &parts.metadata.schemas(),
                      .hints = parts.cluster_node ? parts.cluster_node->hints() : nullptr,
+                     .paxos = parts.paxos_metrics,
                      .guardrails = &parts.guardrails,
                      .model_warnings = &parts.model_warnings,
                      .disk_usage = &parts.disk_usage_monitor});
@@ -455,6 +457,7 @@ void RunNodeUntilSignal(const Config& config, const sigset_t& shutdown_signals) 
                     .engine = *engine,
                     .metadata = metadata.store(),
                     .cluster_node = cluster_node,
+                    .paxos_metrics = coordinator.paxos_metrics(),
                     .guardrails = guardrails,
                     .model_warnings = model_warnings,
                     .disk_usage_monitor = *disk_usage_monitor,

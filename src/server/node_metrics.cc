@@ -225,6 +225,61 @@ void CollectDiskUsage(const DiskUsageMonitor& monitor, ExpositionWriter& out) {
   out.Sample("sibyl_data_disk_usage_state", {}, static_cast<uint64_t>(reading->state));
 }
 
+void CollectPaxos(const cluster::paxos::PaxosMetrics& paxos, ExpositionWriter& out) {
+  using cluster::paxos::PaxosOperation;
+  using cluster::paxos::PaxosOperationCounts;
+  using cluster::paxos::PaxosPhase;
+  static constexpr std::pair<PaxosOperation, const char*> kOperations[] = {
+      {PaxosOperation::kTransaction, "transaction"},
+      {PaxosOperation::kSerialRead, "serial_read"},
+      {PaxosOperation::kSerialScan, "serial_scan"}};
+  struct Family {
+    const char* name;
+    const char* help;
+    uint64_t PaxosOperationCounts::*count;
+  };
+  static constexpr Family kFamilies[] = {
+      {"sibyl_paxos_operations_total",
+       "Lightweight transactions, SERIAL reads and SERIAL scans this node coordinated.",
+       &PaxosOperationCounts::started},
+      {"sibyl_paxos_contentions_total",
+       "Paxos attempts lost to another proposer and retried after a random wait.",
+       &PaxosOperationCounts::contentions},
+      {"sibyl_paxos_timeouts_total",
+       "Operations that ended with a CAS WriteTimeout (a ReadTimeout for reads).",
+       &PaxosOperationCounts::timeouts},
+      {"sibyl_paxos_unavailables_total", "Operations refused: too few replicas alive.",
+       &PaxosOperationCounts::unavailables},
+      {"sibyl_paxos_unknown_results_total",
+       "Transactions whose proposal some replicas but not a quorum accepted (CAS_WRITE_UNKNOWN).",
+       &PaxosOperationCounts::unknown_results},
+      {"sibyl_paxos_unfinished_commits_total",
+       "Rounds another proposer left unfinished, finished before the operation's own.",
+       &PaxosOperationCounts::unfinished_commits},
+      {"sibyl_paxos_conditions_not_met_total",
+       "Transactions whose condition did not hold ([applied] false).",
+       &PaxosOperationCounts::conditions_not_met},
+  };
+  for (const Family& family : kFamilies) {
+    out.Family(family.name, family.help, MetricType::kCounter);
+    for (const auto& [operation, label] : kOperations) {
+      if (family.count == &PaxosOperationCounts::conditions_not_met &&
+          operation != PaxosOperation::kTransaction) {
+        continue;
+      }
+      out.Sample(family.name, {{"operation", label}}, paxos.Counts(operation).*family.count);
+    }
+  }
+  out.Family("sibyl_paxos_rounds_total",
+             "Paxos rounds this node sent, by phase (each to every participant).",
+             MetricType::kCounter);
+  for (const auto& [phase, label] :
+       {std::pair{PaxosPhase::kPrepare, "prepare"}, std::pair{PaxosPhase::kPropose, "propose"},
+        std::pair{PaxosPhase::kCommit, "commit"}}) {
+    out.Sample("sibyl_paxos_rounds_total", {{"phase", label}}, paxos.Rounds(phase));
+  }
+}
+
 }  // namespace
 
 void AddNodeCollectors(metrics::MetricRegistry& registry, const NodeMetricSources& sources) {
@@ -256,6 +311,10 @@ void AddNodeCollectors(metrics::MetricRegistry& registry, const NodeMetricSource
     registry.Add("disk usage", [monitor = sources.disk_usage](ExpositionWriter& out) {
       CollectDiskUsage(*monitor, out);
     });
+  }
+  if (sources.paxos != nullptr) {
+    registry.Add("paxos",
+                 [paxos = sources.paxos](ExpositionWriter& out) { CollectPaxos(*paxos, out); });
   }
   if (sources.hints != nullptr) {
     registry.Add("hints",

@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "cluster/hints/hint_store.h"
+#include "cluster/paxos/paxos_metrics.h"
 #include "guardrails/guardrails.h"
 #include "guardrails/model_warnings.h"
 #include "metrics/metric_registry.h"
@@ -36,6 +37,7 @@ struct NodeMetricSources {
   const storage::Engine* engine = nullptr;
   const schema::SchemaStore* schemas = nullptr;  // names the engine's tables
   const cluster::HintStore* hints = nullptr;
+  const cluster::paxos::PaxosMetrics* paxos = nullptr;
   // The large-data ledger's counts need the engine and the guardrails.
   const guardrails::Guardrails* guardrails = nullptr;
   const guardrails::ModelWarnings* model_warnings = nullptr;

@@ -11,10 +11,15 @@ healing each before the next:
 - ``kill``: kill -9 of a node, then a restart on the same data (its promises and acceptances must
   have been durable before it answered);
 - ``stop``: SIGSTOP, then SIGCONT (a node that wakes up with stale rounds in flight);
-- ``partition``: nftables drops every packet between the victim and the others on the storage
-  port, inside a private network namespace (``unshare -n``; the run re-executes itself there);
+- ``partition``: nftables drops packets on the storage port, inside a private network namespace
+  (``unshare -n``; the run re-executes itself there): the victim isolated from the majority, the
+  others split in two halves only the victim bridges, or one way (the victim heard, not reached);
 - ``skew``: the victim restarts with its clock `SKEW_SECONDS` ahead (libfaketime), so its
   ballots outrank everyone's, then restarts on the true time, so its ballots lag everyone's.
+
+Three workloads run at once: the CAS registers; unique ids, each claimed with ``IF NOT EXISTS`` by
+a thread on every node (checked with UniqueInsertSet: each is won once); and plain QUORUM writes,
+each acknowledged one of which must be found by an ALL read at the end.
 
 Every invocation and completion is recorded as linearizability.py expects (a timeout, a lost
 connection or a dead coordinator is ``info``: the round may still complete later; only
@@ -59,13 +64,14 @@ from cassandra.policies import WhiteListRoundRobinPolicy  # noqa: E402
 from cassandra.query import SimpleStatement  # noqa: E402
 
 from cluster_process import RunningCluster, running_cluster  # noqa: E402
-from linearizability import CasRegister, check  # noqa: E402
+from linearizability import CasRegister, UniqueInsertSet, check  # noqa: E402
 
 KEYSPACE = "adversary"
 KEYS_AT_ONCE = 3  # registers in use at any moment
 KEY_SECONDS = 4.0  # how long each generation of registers is used
 VALUES = 5  # register values are 0..VALUES-1: collisions make conditions hold
-CLIENTS_PER_NODE = 2
+CAS_CLIENTS_PER_NODE = 2
+IDS_AT_ONCE = 4  # ids being claimed at any moment
 SCAN_SHARE = 0.05  # of operations: a SERIAL read of the whole table
 FAULT_SECONDS = (2.0, 6.0)  # how long a fault lasts
 CALM_SECONDS = (1.0, 3.0)  # between faults
@@ -122,22 +128,26 @@ def is_connection_error(error: Exception) -> bool:
 # --- the clients ---------------------------------------------------------------------------------
 
 class Clients:
-    """CLIENTS_PER_NODE threads per node, each with a driver that sends to that node only. A
-    thread whose operation ended indeterminate continues as a new process (the old one may still
-    have a round in flight, and the checker allows one open operation per process)."""
+    """Threads, each with a driver that sends to one node only: per node, CAS_CLIENTS_PER_NODE on
+    the registers, one inserting unique ids, one writing at QUORUM. A thread whose operation ended
+    indeterminate continues as a new process (the old one may still have a round in flight, and
+    the checker allows one open operation per process)."""
 
-    def __init__(self, cluster: RunningCluster, nodes: int, history: History, seed: int) -> None:
+    def __init__(self, cluster: RunningCluster, nodes: int, seed: int) -> None:
         self.cluster = cluster
-        self.history = history
+        self.registers = History()  # CasRegister's
+        self.ids = History()  # UniqueInsertSet's
+        self.acknowledged_writes: list[tuple[int, int]] = []  # (writer, seq) at QUORUM
         self._stop = threading.Event()
         self._processes = iter(range(1_000_000))
         self._process_lock = threading.Lock()
         self._started = time.monotonic()
         self.errors: list[str] = []  # unexpected: a client bug or an error no LWT should give
+        loops = [self._registers] * CAS_CLIENTS_PER_NODE + [self._unique_ids, self._quorum_writes]
         self._threads = [
-            threading.Thread(target=self._run, name=f"client-{i}-{j}", daemon=True,
-                             args=(i, random.Random(seed * 100 + i * 10 + j)))
-            for i in range(1, nodes + 1) for j in range(CLIENTS_PER_NODE)]
+            threading.Thread(target=self._run, name=f"{loop.__name__[1:]}-{i}-{j}", daemon=True,
+                             args=(loop, i, random.Random(seed * 100 + i * 10 + j)))
+            for i in range(1, nodes + 1) for j, loop in enumerate(loops)]
 
     def start(self) -> None:
         for t in self._threads:
@@ -154,11 +164,11 @@ class Clients:
         with self._process_lock:
             return next(self._processes)
 
-    def _keys_now(self) -> list[int]:
+    def _keys_now(self, at_once: int = KEYS_AT_ONCE) -> list[int]:
         generation = int((time.monotonic() - self._started) / KEY_SECONDS)
-        return [generation * KEYS_AT_ONCE + i for i in range(KEYS_AT_ONCE)]
+        return [generation * at_once + i for i in range(at_once)]
 
-    def _run(self, node: int, rng: random.Random) -> None:
+    def _run(self, loop: Callable, node: int, rng: random.Random) -> None:
         profile = ExecutionProfile(
             load_balancing_policy=WhiteListRoundRobinPolicy([address(node)]),
             request_timeout=20, consistency_level=ConsistencyLevel.QUORUM,
@@ -168,13 +178,32 @@ class Clients:
                          execution_profiles={EXEC_PROFILE_DEFAULT: profile})
         try:
             session = driver.connect()
-            self._loop(session, rng)
+            loop(session, node, rng)
         except Exception as e:  # noqa: BLE001 - reported by the run
             self.errors.append(f"{threading.current_thread().name}: {type(e).__name__}: {e}")
         finally:
             driver.shutdown()
 
-    def _loop(self, session, rng: random.Random) -> None:
+    def _perform(self, history: History, process: int, f: str, key: int, value,
+                 execute: Callable[[], object]) -> int:
+        """Records `execute`'s invocation and outcome; returns the process to go on with."""
+        history.record(process, "invoke", f, key, value)
+        try:
+            outcome = execute()
+        except Exception as e:  # noqa: BLE001 - every failure is recorded
+            if definitely_refused(e):
+                history.record(process, "fail", f, key, None, e)
+            else:
+                history.record(process, "info", f, key, None, e)
+                process = self._new_process()
+            if is_connection_error(e):
+                time.sleep(0.5)  # the coordinator is down: do not spin
+            return process
+        history.record(process, "ok", f, key, outcome)
+        return process
+
+    def _registers(self, session, node: int, rng: random.Random) -> None:
+        """The CAS register: SERIAL reads (now and then a scan), IF NOT EXISTS, IF v = old."""
         read = SimpleStatement(f"SELECT v FROM {KEYSPACE}.registers WHERE k = %s",
                                consistency_level=ConsistencyLevel.SERIAL)
         insert = session.prepare(
@@ -190,32 +219,22 @@ class Clients:
             key = rng.choice(self._keys_now())
             choice = rng.random()
             if choice < 0.4:
-                f, value = "read", None
-            elif choice < 0.55:
-                f, value = "insert", rng.randrange(VALUES)
-            else:
-                f, value = "cas", [rng.randrange(VALUES), rng.randrange(VALUES)]
-            self.history.record(process, "invoke", f, key, value)
-            try:
-                if f == "read":
+                def execute(key=key):
                     row = session.execute(read, (key,)).one()
-                    outcome = row.v if row else None
-                elif f == "insert":
-                    outcome = [value, bool(session.execute(insert, (key, value)).one()[0])]
-                else:
-                    result = session.execute(cas, (value[1], key, value[0])).one()
-                    outcome = [value[0], value[1], bool(result[0])]
-            except Exception as e:  # noqa: BLE001 - every failure is recorded
-                if definitely_refused(e):
-                    self.history.record(process, "fail", f, key, None, e)
-                else:
-                    self.history.record(process, "info", f, key, None, e)
-                    process = self._new_process()
-                if is_connection_error(e):
-                    time.sleep(0.5)  # the coordinator is down: do not spin
-                continue
-            self.history.record(process, "ok", f, key, outcome)
-
+                    return row.v if row else None
+                process = self._perform(self.registers, process, "read", key, None, execute)
+            elif choice < 0.55:
+                value = rng.randrange(VALUES)
+                process = self._perform(
+                    self.registers, process, "insert", key, value,
+                    lambda key=key, value=value: [
+                        value, bool(session.execute(insert, (key, value)).one()[0])])
+            else:
+                old, new = rng.randrange(VALUES), rng.randrange(VALUES)
+                process = self._perform(
+                    self.registers, process, "cas", key, [old, new],
+                    lambda key=key, old=old, new=new: [
+                        old, new, bool(session.execute(cas, (new, key, old)).one()[0])])
 
     def _scan(self, session, scan: SimpleStatement) -> None:
         """A SERIAL read of the whole table, recorded as a read of each register in use (absent:
@@ -223,17 +242,51 @@ class Clients:
         keys = self._keys_now()
         processes = {key: self._new_process() for key in keys}
         for key in keys:
-            self.history.record(processes[key], "invoke", "read", key, None)
+            self.registers.record(processes[key], "invoke", "read", key, None)
         try:
             values = {row.k: row.v for row in session.execute(scan)}
         except Exception as e:  # noqa: BLE001 - a failed read constrains nothing
             for key in keys:
-                self.history.record(processes[key], "info", "read", key, None, e)
+                self.registers.record(processes[key], "info", "read", key, None, e)
             if is_connection_error(e):
                 time.sleep(0.5)
             return
         for key in keys:
-            self.history.record(processes[key], "ok", "read", key, values.get(key))
+            self.registers.record(processes[key], "ok", "read", key, values.get(key))
+
+    def _unique_ids(self, session, node: int, rng: random.Random) -> None:
+        """Ids claimed with IF NOT EXISTS by every node's thread at once: each must be won once."""
+        claim = session.prepare(
+            f"INSERT INTO {KEYSPACE}.ids (id, owner) VALUES (?, ?) IF NOT EXISTS")
+        read = SimpleStatement(f"SELECT owner FROM {KEYSPACE}.ids WHERE id = %s",
+                               consistency_level=ConsistencyLevel.SERIAL)
+        process = self._new_process()
+        while not self._stop.is_set():
+            key = rng.choice(self._keys_now(IDS_AT_ONCE))
+            if rng.random() < 0.3:
+                process = self._perform(
+                    self.ids, process, "read", key, None,
+                    lambda key=key: session.execute(read, (key,)).one() is not None)
+            else:
+                process = self._perform(
+                    self.ids, process, "insert", key, node,
+                    lambda key=key: bool(session.execute(claim, (key, node)).one()[0]))
+
+    def _quorum_writes(self, session, node: int, rng: random.Random) -> None:
+        """Plain QUORUM inserts, each of a row of its own: every acknowledged one must survive."""
+        write = session.prepare(f"INSERT INTO {KEYSPACE}.writes (writer, seq) VALUES (?, ?)")
+        seq = 0
+        while not self._stop.is_set():
+            seq += 1
+            try:
+                session.execute(write, (node, seq))
+            except Exception as e:  # noqa: BLE001 - an unacknowledged write promises nothing
+                if is_connection_error(e):
+                    time.sleep(0.5)
+                continue
+            with self._process_lock:
+                self.acknowledged_writes.append((node, seq))
+            time.sleep(rng.uniform(0, 0.02))
 
 
 # --- the nemesis ---------------------------------------------------------------------------------
@@ -301,12 +354,33 @@ class Nemesis:
         self.cluster.wait_until_serving(victim)
 
     def _cut(self, victim: int) -> None:
-        others = ", ".join(address(i) for i in range(1, self.nodes + 1) if i != victim)
+        """One of the partitions, drawn from the seed, around `victim`: `isolated` (it alone
+        against the majority), `bridge` (the others split in two halves that only it still
+        joins) or `one-way` (the others' packets to it are dropped: it is heard, not reached).
+        Only the storage port: client traffic and etcd are left alone."""
+        others = [i for i in range(1, self.nodes + 1) if i != victim]
+        shape = self.rng.choice(("isolated", "bridge", "one-way"))
         port = self.cluster.storage_port
-        rules = [f"    ip saddr {src} ip daddr {dst} tcp {direction} {port} drop"
-                 for src, dst in ((address(victim), f"{{ {others} }}"),
-                                  (f"{{ {others} }}", address(victim)))
-                 for direction in ("dport", "sport")]
+        rules = []
+
+        def drop(sources: list[int], destinations: list[int], one_way: bool = False) -> None:
+            src = "{ " + ", ".join(address(i) for i in sources) + " }"
+            dst = "{ " + ", ".join(address(i) for i in destinations) + " }"
+            if one_way:
+                rules.append(f"    ip saddr {src} ip daddr {dst} tcp dport {port} drop")
+                return
+            for a, b in ((src, dst), (dst, src)):
+                for direction in ("dport", "sport"):
+                    rules.append(f"    ip saddr {a} ip daddr {b} tcp {direction} {port} drop")
+
+        if shape == "isolated":
+            drop([victim], others)
+        elif shape == "bridge":
+            half = len(others) // 2
+            drop(others[:half], others[half:])
+        else:
+            drop(others, [victim], one_way=True)
+        self.log[-1] += f" ({shape})"
         ruleset = ("table inet sibyl_adversary {\n  chain input {\n"
                    "    type filter hook input priority 0; policy accept;\n"
                    + "\n".join(rules) + "\n  }\n}\n")
@@ -347,14 +421,14 @@ class RunResult:
     seed: int
     valid: bool | None
     summary: str
-    history_path: Path | None = None
+    directory: Path | None = None
 
 
 def run(nodes: int, seconds: float, faults: tuple[str, ...], seed: int,
         directory: Path) -> RunResult:
-    """One adversary run in `directory` (the cluster's files and the history go there)."""
+    """One adversary run in `directory`: the cluster's files, the histories (registers.jsonl,
+    ids.jsonl) and the verdict (verdict.txt) go there."""
     rng = random.Random(seed)
-    history = History()
     with running_cluster(nodes=nodes, parent=directory) as cluster:
         with cluster.connect(address(1), only=True) as driver:
             session = driver.connect()
@@ -362,7 +436,11 @@ def run(nodes: int, seconds: float, faults: tuple[str, ...], seed: int,
                             "{'class': 'SimpleStrategy', 'replication_factor': 3}")
             session.execute(f"CREATE TABLE IF NOT EXISTS {KEYSPACE}.registers "
                             "(k int PRIMARY KEY, v int)")
-        clients = Clients(cluster, nodes, history, rng.randrange(2**31))
+            session.execute(f"CREATE TABLE IF NOT EXISTS {KEYSPACE}.ids "
+                            "(id int PRIMARY KEY, owner int)")
+            session.execute(f"CREATE TABLE IF NOT EXISTS {KEYSPACE}.writes "
+                            "(writer int, seq int, PRIMARY KEY (writer, seq))")
+        clients = Clients(cluster, nodes, rng.randrange(2**31))
         nemesis = Nemesis(cluster, nodes, faults, random.Random(rng.randrange(2**31)))
         clients.start()
         if faults:
@@ -377,30 +455,65 @@ def run(nodes: int, seconds: float, faults: tuple[str, ...], seed: int,
                     os.kill(cluster.pid(i), signal.SIGCONT)
                 except (OSError, ValueError):
                     pass
-    history_path = directory / "history.jsonl"
-    with open(history_path, "w") as out:
-        for event in history.events:
-            out.write(json.dumps(event) + "\n")
-    problems = clients.errors + ([nemesis.error] if nemesis.error else [])
-    result = check(history.events, CasRegister)
+        lost, lost_problem = lost_writes(cluster, clients.acknowledged_writes)
+    histories = {"registers": (clients.registers, CasRegister),
+                 "ids": (clients.ids, UniqueInsertSet)}
     lines = [f"seed {seed}: {nodes} nodes, {seconds:.0f} s, faults {','.join(faults) or 'none'}",
-             f"operations: {history.counts()}",
-             "nemesis:", *("  " + line for line in nemesis.log),
-             f"linearizable: {result.verdict} ({len(result.per_key)} keys, "
-             f"{result.ops_checked} ops, {result.steps} steps)"]
-    if result.counterexample is not None:
-        described = result.counterexample.describe()
-        if len(described) > 1000:  # the ops linearized before it can be thousands
-            described = described[:1000] + " ... (the whole of it: linearizability.py <history>)"
-        lines.append(f"counterexample on key {result.key}: {described}")
-    lines += [f"problem: {p}" for p in problems]
-    lines.append(f"history: {history_path}")
-    valid = result.valid if not problems else False
-    ok_count = history.counts().get("ok", 0)
-    if ok_count == 0:
-        lines.append("problem: no operation completed")
+             "nemesis:", *("  " + line for line in nemesis.log)]
+    problems = clients.errors + ([nemesis.error] if nemesis.error else [])
+    valid: bool | None = True
+    for name, (history, model) in histories.items():
+        with open(directory / f"{name}.jsonl", "w") as out:
+            for event in history.events:
+                out.write(json.dumps(event) + "\n")
+        result = check(history.events, model)
+        lines.append(f"{name} ({model.name}): {history.counts()}; linearizable: {result.verdict} "
+                     f"({len(result.per_key)} keys, {result.ops_checked} ops, "
+                     f"{result.steps} steps)")
+        if result.counterexample is not None:
+            described = result.counterexample.describe()
+            if len(described) > 1000:  # the ops linearized before it can be thousands
+                described = described[:1000] + " ... (all of it: linearizability.py <history>)"
+            lines.append(f"counterexample on key {result.key}: {described}")
+        if result.valid is False or (result.valid is None and valid):
+            valid = result.valid
+        if history.counts().get("ok", 0) == 0:
+            problems.append(f"no {name} operation completed")
+    lines.append(f"QUORUM writes: {len(clients.acknowledged_writes)} acknowledged, "
+                 f"{len(lost)} lost" + (f": {sorted(lost)[:20]}" if lost else ""))
+    if lost:
         valid = False
-    return RunResult(seed, valid, "\n".join(lines), history_path)
+    if lost_problem:
+        problems.append(lost_problem)
+    if not clients.acknowledged_writes:
+        problems.append("no QUORUM write was acknowledged")
+    lines += [f"problem: {p}" for p in problems]
+    if problems:
+        valid = False
+    lines.append(f"verdict: {dict([(True, 'valid'), (False, 'INVALID'), (None, 'unknown')])[valid]}")
+    lines.append(f"histories and verdict: {directory}")
+    (directory / "verdict.txt").write_text("\n".join(lines) + "\n")
+    return RunResult(seed, valid, "\n".join(lines), directory)
+
+
+def lost_writes(cluster: RunningCluster,
+                acknowledged: list[tuple[int, int]]) -> tuple[set[tuple[int, int]], str | None]:
+    """The acknowledged QUORUM writes an ALL read no longer finds, once every node answers again
+    (a node just restarted may take a while)."""
+    deadline = time.monotonic() + 90
+    error: Exception | None = None
+    while time.monotonic() < deadline:
+        try:
+            with cluster.connect(address(1)) as driver:
+                rows = driver.connect().execute(SimpleStatement(
+                    f"SELECT writer, seq FROM {KEYSPACE}.writes",
+                    consistency_level=ConsistencyLevel.ALL, fetch_size=5000))
+                found = {(row.writer, row.seq) for row in rows}
+            return set(acknowledged) - found, None
+        except Exception as e:  # noqa: BLE001 - nodes still coming back: try again
+            error = e
+            time.sleep(2)
+    return set(), f"the final ALL read of the QUORUM writes kept failing: {error}"
 
 
 def main(argv: list[str] | None = None) -> int:

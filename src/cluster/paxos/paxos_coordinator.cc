@@ -126,10 +126,11 @@ int32_t PaxosTtlSeconds(const ClusterViewPtr& view, const types::Uuid& table_id)
 // round's completion hands over to the next under the round's mutex).
 class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts> {
  public:
-  Attempts(PaxosCoordinator& owner, CasOperation operation, bool serial_read, CasCallback done)
+  Attempts(PaxosCoordinator& owner, CasOperation operation, PaxosOperation kind, CasCallback done)
       : owner_(owner),
         op_(std::move(operation)),
-        serial_read_(serial_read),
+        kind_(kind),
+        serial_read_(kind != PaxosOperation::kTransaction),
         done_(std::move(done)),
         start_(owner.services_.scheduler->Now()) {}
 
@@ -241,6 +242,7 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
   // "Finishing incomplete paxos round": the proposal again under our
   // ballot, committed at the replay level, then a new attempt.
   void FinishInProgress(storage::Mutation update) {
+    owner_.metrics_.Add(kind_, PaxosMetrics::Count::kUnfinishedCommit);
     Proposal refreshed{ballot_, std::move(update)};
     StampWithBallot(refreshed.update, ballot_.micros());
     Bytes payload = EncodeProposal(refreshed);
@@ -305,6 +307,7 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
     } catch (...) {
       return Finish(std::current_exception());
     }
+    if (!update) owner_.metrics_.Add(kind_, PaxosMetrics::Count::kConditionNotMet);
     seen_ = std::move(results);
     ProposeOwn(update ? std::move(*update) : EmptyUpdate());
   }
@@ -351,6 +354,7 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
 
   void Commit(Proposal decision, uint16_t consistency, bool allow_hints, bool preparing,
               std::function<void()> then) {
+    owner_.metrics_.AddRound(PaxosPhase::kCommit);
     auto shared = std::make_shared<const Proposal>(std::move(decision));
     auto self = shared_from_this();
     owner_.writes_.CommitPaxos(
@@ -392,6 +396,7 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
   // Another proposer won the round: back off, then try above its ballot.
   void Contended() {
     ++contentions_;
+    owner_.metrics_.Add(kind_, PaxosMetrics::Count::kContention);
     owner_.services_.scheduler->RunAfter(owner_.Backoff(),
                                          [self = shared_from_this()] { self->Attempt(); });
   }
@@ -399,6 +404,7 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
   void Finish(std::exception_ptr error) {
     if (finished_.exchange(true)) return;
     if (error && serial_read_) error = AsReadError(error, op_.serial_consistency, required_);
+    if (error) owner_.CountFailure(kind_, error);
     done_(error ? std::vector<storage::ReadResult>() : std::move(seen_), error);
   }
 
@@ -423,6 +429,9 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
                              : required_;
     auto round = std::make_shared<Round>();
     round->waiting = to.size();
+    owner_.metrics_.AddRound(verb == Verb::kPaxosPrepare   ? PaxosPhase::kPrepare
+                             : verb == Verb::kPaxosPropose ? PaxosPhase::kPropose
+                                                           : PaxosPhase::kCommit);
     auto record = [round, required, until, decode, vote, then = std::move(then)](
                       const types::Uuid& from, std::optional<Bytes> answer) {
       std::optional<Response> response;
@@ -521,7 +530,8 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
 
   PaxosCoordinator& owner_;
   const CasOperation op_;
-  const bool serial_read_;
+  const PaxosOperation kind_;
+  const bool serial_read_;  // a SERIAL read's round (of a partition, or for a scan)
   const CasCallback done_;
   const messaging::TimePoint start_;
   std::atomic<bool> finished_{false};
@@ -545,20 +555,40 @@ PaxosCoordinator::PaxosCoordinator(const ClusterServices& services, ReadCoordina
       ballots_(ballots),
       random_(seed) {}
 
+void PaxosCoordinator::CountFailure(PaxosOperation kind, const std::exception_ptr& error) {
+  std::exception_ptr holder;
+  const CqlError* e = AsCqlError(error, holder);
+  if (e == nullptr) return;
+  switch (e->code()) {
+    case ErrorCode::kWriteTimeout:
+    case ErrorCode::kReadTimeout:
+      return metrics_.Add(kind, PaxosMetrics::Count::kTimeout);
+    case ErrorCode::kUnavailable:
+      return metrics_.Add(kind, PaxosMetrics::Count::kUnavailable);
+    case ErrorCode::kCasWriteUnknown:
+      return metrics_.Add(kind, PaxosMetrics::Count::kUnknownResult);
+    default:
+      return;
+  }
+}
+
 void PaxosCoordinator::Cas(CasOperation operation, CasCallback done) {
-  std::make_shared<Attempts>(*this, std::move(operation), /*serial_read=*/false, std::move(done))
+  metrics_.Add(PaxosOperation::kTransaction, PaxosMetrics::Count::kStarted);
+  std::make_shared<Attempts>(*this, std::move(operation), PaxosOperation::kTransaction,
+                             std::move(done))
       ->Attempt();
 }
 
 void PaxosCoordinator::SerialRead(storage::ReadCommand command, uint16_t consistency,
                                   ReadCoordinator::Callback done) {
+  metrics_.Add(PaxosOperation::kSerialRead, PaxosMetrics::Count::kStarted);
   CasOperation operation;
   operation.table_id = command.table_id;
   operation.partition = command.partitions.front();
   operation.serial_consistency = consistency;
   operation.reads.push_back(std::move(command));
   std::make_shared<Attempts>(
-      *this, std::move(operation), /*serial_read=*/true,
+      *this, std::move(operation), PaxosOperation::kSerialRead,
       [done = std::move(done)](std::vector<storage::ReadResult> reads, std::exception_ptr error) {
         done(reads.empty() ? storage::ReadResult() : std::move(reads.front()), error);
       })
@@ -635,6 +665,7 @@ class PaxosCoordinator::RangeFinisher : public std::enable_shared_from_this<Rang
       if (--waiting_ > 0) return;
     }
     if (received_ < asked_) {
+      owner_.metrics_.Add(PaxosOperation::kSerialScan, PaxosMetrics::Count::kTimeout);
       return done_({}, std::make_exception_ptr(
                            CqlError(ErrorCode::kReadTimeout,
                                     "Operation timed out - received only " +
@@ -656,7 +687,7 @@ class PaxosCoordinator::RangeFinisher : public std::enable_shared_from_this<Rang
     round.partition = unfinished_[next_++];
     round.serial_consistency = consistency_;
     std::make_shared<Attempts>(
-        owner_, std::move(round), /*serial_read=*/true,
+        owner_, std::move(round), PaxosOperation::kSerialScan,
         [self = shared_from_this()](std::vector<storage::ReadResult>, std::exception_ptr error) {
           if (error) return self->done_({}, error);
           self->FinishNext();
@@ -686,6 +717,7 @@ class PaxosCoordinator::RangeFinisher : public std::enable_shared_from_this<Rang
 
 void PaxosCoordinator::SerialRangeRead(storage::ReadCommand command, uint16_t consistency,
                                        ReadCoordinator::Callback done) {
+  metrics_.Add(PaxosOperation::kSerialScan, PaxosMetrics::Count::kStarted);
   std::make_shared<RangeFinisher>(*this, std::move(command), consistency, std::move(done))->Start();
 }
 

@@ -56,6 +56,7 @@
 #include "cluster/cluster_services.h"
 #include "cluster/paxos/ballot.h"
 #include "cluster/paxos/paxos_acceptor.h"
+#include "cluster/paxos/paxos_metrics.h"
 #include "cluster/read/read_coordinator.h"
 #include "cluster/write/write_coordinator.h"
 #include "storage/data/mutation.h"
@@ -117,9 +118,14 @@ class PaxosCoordinator {
   void SerialRangeRead(storage::ReadCommand command, uint16_t consistency,
                        ReadCoordinator::Callback done);
 
+  const PaxosMetrics& metrics() const { return metrics_; }
+
  private:
   class Attempts;
   class RangeFinisher;
+
+  // Counts how an operation of `kind` failed.
+  void CountFailure(PaxosOperation kind, const std::exception_ptr& error);
 
   // A wait of 0-99 ms before retrying a contended round.
   messaging::Duration Backoff();
@@ -131,6 +137,7 @@ class PaxosCoordinator {
   BallotGenerator& ballots_;
   std::mutex random_mutex_;
   std::mt19937_64 random_;  // GUARDED_BY(random_mutex_)
+  PaxosMetrics metrics_;
 };
 
 }  // namespace sibyl::cluster::paxos

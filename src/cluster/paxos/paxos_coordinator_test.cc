@@ -132,6 +132,20 @@ TEST(PaxosCoordinatorTest, InsertIfNotExistsIsDecidedOnceAndRecordedOnEveryRepli
     EXPECT_TRUE(state.accepted->update.empty());
     EXPECT_GT(state.accepted->ballot, *committed);
   }
+  // What each coordinator counted: one transaction each, the second's
+  // condition not met; a prepare, a propose and (the first) a commit.
+  using paxos::PaxosOperation;
+  using paxos::PaxosPhase;
+  const paxos::PaxosMetrics& one = cluster.node(0).coordinator->paxos().metrics();
+  const paxos::PaxosMetrics& two = cluster.node(1).coordinator->paxos().metrics();
+  EXPECT_EQ(one.Counts(PaxosOperation::kTransaction).started, 1u);
+  EXPECT_EQ(one.Counts(PaxosOperation::kTransaction).conditions_not_met, 0u);
+  EXPECT_EQ(two.Counts(PaxosOperation::kTransaction).conditions_not_met, 1u);
+  EXPECT_EQ(one.Rounds(PaxosPhase::kPrepare), 1u);
+  EXPECT_EQ(one.Rounds(PaxosPhase::kPropose), 1u);
+  EXPECT_EQ(two.Rounds(PaxosPhase::kPropose), 1u);
+  EXPECT_EQ(two.Rounds(PaxosPhase::kCommit), 0u);
+  EXPECT_EQ(one.Counts(PaxosOperation::kSerialRead).started, 0u);
 }
 
 TEST(PaxosCoordinatorTest, SuccessiveTransactionsFromDifferentNodesChainTheirValues) {
@@ -349,6 +363,9 @@ TEST(PaxosCoordinatorTest, ContentionPastTheTimeoutIsACasWriteTimeout) {
   // A SERIAL read reports it as a read timeout.
   const auto [read, error] = SerialRead(cluster, 0, 6);
   EXPECT_EQ(ErrorOf(error).code(), ErrorCode::kReadTimeout);
+  const paxos::PaxosMetrics& metrics = cluster.node(0).coordinator->paxos().metrics();
+  EXPECT_EQ(metrics.Counts(paxos::PaxosOperation::kTransaction).timeouts, 1u);
+  EXPECT_EQ(metrics.Counts(paxos::PaxosOperation::kSerialRead).timeouts, 1u);
 }
 
 TEST(PaxosCoordinatorTest, ASilentReplicaBelievedAliveTimesTheRoundOut) {
@@ -449,6 +466,7 @@ TEST(PaxosCoordinatorTest, SerialReadsRacingProposersRetryInsteadOfFailing) {
   messaging::LinkFaults delays;
   delays.min_delay = std::chrono::milliseconds(1);
   delays.max_delay = std::chrono::milliseconds(20);
+  uint64_t read_contentions = 0;  // the reads retried, over every seed
   for (uint64_t seed = 60; seed < 70; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     SimulatedCluster cluster({.nodes = 3, .seed = seed, .faults = delays});
@@ -478,7 +496,15 @@ TEST(PaxosCoordinatorTest, SerialReadsRacingProposersRetryInsteadOfFailing) {
         EXPECT_LE(*value, round + 1);
       }
     }
+    for (int i = 0; i < 3; ++i) {
+      read_contentions += cluster.node(i)
+                              .coordinator->paxos()
+                              .metrics()
+                              .Counts(paxos::PaxosOperation::kSerialRead)
+                              .contentions;
+    }
   }
+  EXPECT_GT(read_contentions, 0u);  // the race this test is about did happen
 }
 
 }  // namespace

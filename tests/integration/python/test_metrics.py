@@ -187,7 +187,7 @@ def test_grafana_dashboard_loads_and_uses_documented_metrics():
         assert topic in titles, f"no panel about {topic}"
 
 
-def test_every_node_of_a_cluster_serves_its_own_metrics_with_hints():
+def test_every_node_of_a_cluster_serves_its_own_metrics_with_hints_and_paxos():
     from cluster_process import running_cluster  # etcd: only this test needs it
 
     with running_cluster(nodes=2) as cluster:
@@ -198,3 +198,19 @@ def test_every_node_of_a_cluster_serves_its_own_metrics_with_hints():
             assert samples.families["sibyl_hints_pending_bytes"].type == "gauge"
             assert samples.get("sibyl_hints_pending_bytes") == 0
             assert samples.get("sibyl_hints_stored_total") == 0
+            assert samples.families["sibyl_paxos_rounds"].type == "counter"
+        # A lightweight transaction coordinated by the first node counts there only.
+        with cluster.connect("127.0.0.1", only=True) as driver:
+            session = driver.connect()
+            session.execute("CREATE KEYSPACE lwt WITH replication = "
+                            "{'class': 'SimpleStrategy', 'replication_factor': 2}")
+            session.execute("CREATE TABLE lwt.t (k int PRIMARY KEY, v int)")
+            assert session.execute("INSERT INTO lwt.t (k, v) VALUES (1, 1) IF NOT EXISTS").one()[0]
+        for address, transactions in (("127.0.0.1", 1), ("127.0.0.2", 0)):
+            url = f"http://{address}:{cluster.metrics_port}/metrics"
+            with urllib.request.urlopen(url, timeout=10) as response:
+                samples = Samples(response.read().decode("utf-8"))
+            assert samples.get("sibyl_paxos_operations_total",
+                               operation="transaction") == transactions
+            assert samples.get("sibyl_paxos_rounds_total", phase="prepare") == transactions
+            assert samples.get("sibyl_paxos_rounds_total", phase="commit") == transactions
