@@ -107,6 +107,25 @@ paxos::PaxosState StateOn(SimulatedCluster& cluster, int i, int32_t k) {
       .Load(cluster.table().id, KeyOf(k), 1'700'000'000);
 }
 
+// What a coordinator leaves when it dies once two replicas (replicas[0] and
+// [1]) accepted its proposal v = value for row (k, 0), before any commit:
+// its ballot.
+paxos::Ballot AcceptOnTwoReplicas(SimulatedCluster& cluster, const std::vector<int>& replicas,
+                                  int32_t k, int32_t value) {
+  storage::testing::ScratchDir dir;
+  std::filesystem::create_directories(dir.path());
+  paxos::BallotGenerator ballots(cluster.node(0).clock, 77, dir.path() / "ballots");
+  const paxos::Ballot ballot = ballots.Next();
+  for (int r : {replicas[0], replicas[1]}) {
+    paxos::PaxosAcceptor acceptor(cluster.node(r).engine, cluster.node(r).clock,
+                                  [](const types::Uuid&) { return 3 * 3600; });
+    EXPECT_TRUE(acceptor.Prepare(cluster.table().id, KeyOf(k), ballot).promised);
+    EXPECT_TRUE(
+        acceptor.Propose({ballot, RowMutation(cluster, k, 0, value, ballot.micros())}).accepted);
+  }
+  return ballot;
+}
+
 TEST(PaxosCoordinatorTest, InsertIfNotExistsIsDecidedOnceAndRecordedOnEveryReplica) {
   SimulatedCluster cluster({.nodes = 3, .seed = 31});
   const Outcome first = RunCas(cluster, 0, 1, std::nullopt, 10);
@@ -206,17 +225,7 @@ TEST(PaxosCoordinatorTest, AnAcceptedProposalIsFinishedBeforeAnythingElse) {
   SimulatedCluster cluster({.nodes = 3, .seed = 34});
   const std::vector<int> replicas = ReplicaIndexes(cluster, 4);
   // A coordinator that died after its proposal was accepted by two replicas.
-  storage::testing::ScratchDir dir;
-  std::filesystem::create_directories(dir.path());
-  paxos::BallotGenerator ballots(cluster.node(0).clock, 77, dir.path() / "ballots");
-  const paxos::Ballot ballot = ballots.Next();
-  for (int r : {replicas[0], replicas[1]}) {
-    paxos::PaxosAcceptor acceptor(cluster.node(r).engine, cluster.node(r).clock,
-                                  [](const types::Uuid&) { return 3 * 3600; });
-    ASSERT_TRUE(acceptor.Prepare(cluster.table().id, KeyOf(4), ballot).promised);
-    ASSERT_TRUE(
-        acceptor.Propose({ballot, RowMutation(cluster, 4, 0, 42, ballot.micros())}).accepted);
-  }
+  AcceptOnTwoReplicas(cluster, replicas, 4, 42);
   for (int r : replicas) EXPECT_FALSE(StoredRow(cluster, r, 4, 0).has_value());
   // A SERIAL read from the third replica sees it.
   const auto [read, error] = SerialRead(cluster, replicas[2], 4);
@@ -305,17 +314,7 @@ TEST(PaxosCoordinatorTest, ASerialScanFinishesTheProposalsAQuorumAccepted) {
   ASSERT_TRUE(RunCas(cluster, 0, 15, std::nullopt, 5).applied);
   // Key 14's proposal reached two acceptors and no commit.
   const std::vector<int> replicas = ReplicaIndexes(cluster, 14);
-  storage::testing::ScratchDir dir;
-  std::filesystem::create_directories(dir.path());
-  paxos::BallotGenerator ballots(cluster.node(0).clock, 78, dir.path() / "ballots");
-  const paxos::Ballot ballot = ballots.Next();
-  for (int r : {replicas[0], replicas[1]}) {
-    paxos::PaxosAcceptor acceptor(cluster.node(r).engine, cluster.node(r).clock,
-                                  [](const types::Uuid&) { return 3 * 3600; });
-    ASSERT_TRUE(acceptor.Prepare(cluster.table().id, KeyOf(14), ballot).promised);
-    ASSERT_TRUE(
-        acceptor.Propose({ballot, RowMutation(cluster, 14, 0, 42, ballot.micros())}).accepted);
-  }
+  const paxos::Ballot ballot = AcceptOnTwoReplicas(cluster, replicas, 14, 42);
   // A QUORUM scan alone (4.1's SERIAL scan) does not see it.
   storage::ReadCommand scan;
   scan.table_id = cluster.table().id;

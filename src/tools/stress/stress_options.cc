@@ -56,7 +56,8 @@ Workload ParseWorkload(const std::string& name) {
   if (name == "mixed") return Workload::kMixed;
   if (name == "counter") return Workload::kCounter;
   if (name == "scan") return Workload::kScan;
-  Fail("Unknown workload '" + name + "': expected write, read, mixed, counter or scan");
+  if (name == "lwt") return Workload::kLwt;
+  Fail("Unknown workload '" + name + "': expected write, read, mixed, counter, scan or lwt");
 }
 
 // A consistency level by its name, any case. SERIAL and LOCAL_SERIAL are
@@ -212,7 +213,7 @@ bool ApplyDataOption(const std::string& name, const std::string& value, StressOp
 
 // The rules between options, once every argument is read.
 void CheckStressOptionsAgree(const StressOptions& o, const StressOptionsGiven& given) {
-  if (!given.workload) Fail("Missing workload: expected write, read, mixed, counter or scan");
+  if (!given.workload) Fail("Missing workload: expected write, read, mixed, counter, scan or lwt");
   if (given.duration && o.ops) Fail("--duration and --ops cannot both be given");
   if (o.partitions > (uint64_t{1} << 62) / o.rows_per_partition) {
     Fail("--partitions × --rows-per-partition must be below 2^62");
@@ -241,6 +242,8 @@ std::string_view WorkloadName(Workload workload) {
       return "counter";
     case Workload::kScan:
       return "scan";
+    case Workload::kLwt:
+      return "lwt";
   }
   return "?";
 }
@@ -303,7 +306,7 @@ StressOptions ParseStressArguments(const std::vector<std::string>& args) {
 }
 
 std::string StressUsage() {
-  return "Usage: sibyl stress <write|read|mixed|counter|scan> [options]\n"
+  return "Usage: sibyl stress <write|read|mixed|counter|scan|lwt> [options]\n"
          "\n"
          "Load generator over the CQL native protocol: prepared statements, N connections\n"
          "with M requests in flight each, latency percentiles from a histogram.\n"
@@ -314,6 +317,9 @@ std::string StressUsage() {
          "  mixed    writes and reads in --ratio W:R, keys uniform over the key space\n"
          "  counter  UPDATE ... SET v0 = v0 + 1 on a counter table\n"
          "  scan     SELECT * over the whole table, 1000 rows a page; one op per page\n"
+         "  lwt      UPDATE ... IF v0 != 0x, a lightweight transaction that applies (prepare,\n"
+         "           read, propose, commit), keys uniform (--partitions 1: one contended key);\n"
+         "           --consistency is the commit level, SERIAL the Paxos one\n"
          "\n"
          "Options:\n"
          "  --host H[,H...]          node address (127.0.0.1); several: token-aware over\n"

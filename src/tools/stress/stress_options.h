@@ -1,7 +1,7 @@
 #pragma once
 // The command line of `sibyl stress` and what it means:
 //
-//   sibyl stress <write|read|mixed|counter|scan> [--host H[,H...]] [--port P] ...
+//   sibyl stress <write|read|mixed|counter|scan|lwt> [--host H[,H...]] [--port P] ...
 //
 // StressUsage() lists every option; docs/dev/stress.md explains them.
 
@@ -17,7 +17,7 @@
 
 namespace sibyl::tools {
 
-enum class Workload { kWrite, kRead, kMixed, kCounter, kScan };
+enum class Workload { kWrite, kRead, kMixed, kCounter, kScan, kLwt };
 
 // "write", "read", ...
 std::string_view WorkloadName(Workload workload);

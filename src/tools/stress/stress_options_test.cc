@@ -136,10 +136,10 @@ TEST(StressOptionsTest, Durations) {
 
 TEST(StressOptionsTest, Errors) {
   EXPECT_EQ(ErrorOf({}),
-            "Missing workload: expected write, read, mixed, counter or scan "
+            "Missing workload: expected write, read, mixed, counter, scan or lwt "
             "(see sibyl stress --help)");
   EXPECT_EQ(ErrorOf({"frob"}),
-            "Unknown workload 'frob': expected write, read, mixed, counter or scan "
+            "Unknown workload 'frob': expected write, read, mixed, counter, scan or lwt "
             "(see sibyl stress --help)");
   EXPECT_EQ(ErrorOf({"write", "read"}), "Unexpected argument 'read' (see sibyl stress --help)");
   EXPECT_EQ(ErrorOf({"write", "--bogus", "1"}), "Unknown option --bogus (see sibyl stress --help)");

@@ -84,7 +84,13 @@ WorkloadStatements StatementsFor(const StressOptions& options) {
   s.create_table += clustered ? "PRIMARY KEY (pk, ck))" : "PRIMARY KEY (pk))";
 
   const std::string key_match = clustered ? " WHERE pk = ? AND ck = ?" : " WHERE pk = ?";
-  if (counter) {
+  if (options.workload == Workload::kLwt) {
+    s.write = "UPDATE " + table + " SET ";
+    for (int c = 0; c < options.columns; ++c) {
+      s.write += (c ? ", " : "") + ValueColumn(c) + " = ?";
+    }
+    s.write += key_match + " IF v0 != 0x";
+  } else if (counter) {
     s.write = "UPDATE " + table + " SET ";
     for (int c = 0; c < options.columns; ++c) {
       const std::string column = ValueColumn(c);
@@ -128,7 +134,8 @@ PreparedWorkload PrepareWorkload(client::Connection& connection, const StressOpt
   PreparedWorkload prepared;
   const bool writes = options.workload == Workload::kWrite ||
                       options.workload == Workload::kMixed ||
-                      options.workload == Workload::kCounter || options.populate;
+                      options.workload == Workload::kCounter ||
+                      options.workload == Workload::kLwt || options.populate;
   if (writes) prepared.write = Prepare(connection, statements.write);
   if (!statements.read.empty()) prepared.read = Prepare(connection, statements.read);
   if (!statements.scan.empty()) prepared.scan = Prepare(connection, statements.scan);
@@ -163,6 +170,16 @@ BoundOperation OperationBinder::Bind(uint64_t n) {
     case Workload::kCounter:
       BindKey(rows_.Sequential(n), clustered_);
       return {OperationKind::kWrite, &prepared_.write, values_};
+    case Workload::kLwt: {
+      // The values first, then the key: the UPDATE's markers in order.
+      const RowKey key = rows_.Uniform(n);
+      BindKey(key, clustered_);
+      const size_t key_values = values_.size();
+      for (int c = 0; c < options_.columns; ++c) values_.push_back(Value::Of(rows_.Value(key, c)));
+      std::rotate(values_.begin(), values_.begin() + static_cast<std::ptrdiff_t>(key_values),
+                  values_.end());
+      return {OperationKind::kWrite, &prepared_.write, values_};
+    }
     case Workload::kRead:
     case Workload::kMixed: {
       const uint64_t cycle = static_cast<uint64_t>(options_.write_ratio + options_.read_ratio);

@@ -11,6 +11,8 @@
 //            SELECT * FROM t WHERE pk = ? LIMIT K                (--slice K > 1)
 //   mixed    the write and the read, keys uniform over the key space
 //   counter  UPDATE t SET v0 = v0 + 1, ... WHERE pk = ? [AND ck = ?]
+//   lwt      UPDATE t SET v0 = ?, ... WHERE pk = ? [AND ck = ?] IF v0 != 0x
+//            (never an empty value: it always applies), keys uniform
 //   scan     SELECT * FROM t, 1000 rows a page (token order)
 
 #include <array>
@@ -43,7 +45,7 @@ struct PreparedStatement {
 struct WorkloadStatements {
   std::string create_keyspace;
   std::string create_table;
-  std::string write;  // INSERT, or the counter UPDATE
+  std::string write;  // INSERT, or the counter or lwt UPDATE
   std::string read;   // point or slice SELECT; empty for write and counter
   std::string scan;   // empty unless the workload is scan
 };

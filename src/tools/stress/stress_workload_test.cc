@@ -39,11 +39,25 @@ TEST(StressWorkloadTest, CounterAndScanStatements) {
   EXPECT_EQ(c.write, "UPDATE sibyl_stress.counter1 SET v0 = v0 + 1, v1 = v1 + 1 WHERE pk = ?");
   EXPECT_EQ(StatementsFor(Options({"scan", "--keyspace", "k", "--table", "t"})).scan,
             "SELECT * FROM k.t");
+  EXPECT_EQ(StatementsFor(Options({"lwt", "--columns", "2", "--rows-per-partition", "2"})).write,
+            "UPDATE sibyl_stress.standard1 SET v0 = ?, v1 = ? WHERE pk = ? AND ck = ? "
+            "IF v0 != 0x");
 }
 
 int64_t BigintOf(const Value& v) {
   EXPECT_EQ(v.bytes.size(), 8u);
   return static_cast<int64_t>(LoadBE64(v.bytes.data()));
+}
+
+TEST(StressWorkloadTest, LwtBindsTheValuesBeforeTheKey) {
+  const StressOptions options = Options({"lwt", "--partitions", "1"});
+  const RowGenerator rows(options.partitions, options.rows_per_partition, options.value_size);
+  PreparedWorkload prepared;
+  OperationBinder binder(options, Workload::kLwt, prepared, rows);
+  const BoundOperation op = binder.Bind(7);
+  ASSERT_EQ(op.values.size(), 2u);
+  EXPECT_EQ(op.values[0].bytes.size(), 32u);  // v0
+  EXPECT_EQ(BigintOf(op.values[1]), 0);       // pk: the one partition
 }
 
 TEST(StressWorkloadTest, BinderBindsDeterministicKeysAndValues) {
