@@ -304,6 +304,13 @@ class EpochTest : public ::testing::Test {
       cluster_.service(i).RegisterHandler(Verb::kHeartbeat, [this](const Message& m, Responder) {
         heartbeats_.push_back(m.epoch);
       });
+      for (const Verb verb : {Verb::kPaxosPrepare, Verb::kPaxosPropose, Verb::kPaxosCommit,
+                              Verb::kPaxosUncommitted}) {
+        cluster_.service(i).RegisterHandler(verb, [this](const Message& m, Responder r) {
+          handled_.push_back(m.payload);
+          r.Reply("");
+        });
+      }
     }
     cluster_.StartAll();
   }
@@ -357,6 +364,38 @@ TEST_F(EpochTest, ARequestFromBehindIsRefusedWithOurEpoch) {
   EXPECT_EQ(replies.got[0].reason, FailureReason::kStaleEpoch);
   EXPECT_EQ(replies.got[0].epoch, 9u);
   EXPECT_EQ(cluster_.service(1).counters().stale_epoch_refusals, 1u);
+}
+
+// A Paxos round is fenced like a write: a replica behind the coordinator
+// catches up before it promises, accepts or commits, and one ahead refuses,
+// so no decision is made under two placements (cluster/paxos/).
+TEST_F(EpochTest, PaxosRequestsAreFencedByTheEpochLikeWrites) {
+  uint64_t epoch = 1;
+  for (const Verb verb :
+       {Verb::kPaxosPrepare, Verb::kPaxosPropose, Verb::kPaxosCommit, Verb::kPaxosUncommitted}) {
+    SCOPED_TRACE(std::string(*VerbName(verb)));
+    handled_.clear();
+    // The coordinator (0) ahead: the replica waits until it has caught up.
+    cluster_[0].gate.Advance(++epoch);
+    Replies ahead;
+    cluster_.service(0).SendRequest(cluster_.address(1), verb, "p", kTimeout, ahead.Callback());
+    cluster_.scheduler_.RunFor(milliseconds(20));
+    EXPECT_TRUE(handled_.empty());
+    cluster_[1].gate.Advance(epoch);
+    cluster_.scheduler_.RunUntilIdle();
+    EXPECT_EQ(handled_, (std::vector<Bytes>{"p"}));
+    ASSERT_EQ(ahead.got.size(), 1u);
+    EXPECT_TRUE(ahead.got[0].ok());
+    // The replica (1) ahead: the request is refused, unhandled.
+    cluster_[1].gate.Advance(++epoch);
+    Replies behind;
+    cluster_.service(0).SendRequest(cluster_.address(1), verb, "q", kTimeout, behind.Callback());
+    cluster_.scheduler_.RunUntilIdle();
+    EXPECT_EQ(handled_, (std::vector<Bytes>{"p"}));
+    ASSERT_EQ(behind.got.size(), 1u);
+    EXPECT_EQ(behind.got[0].reason, FailureReason::kStaleEpoch);
+    cluster_[0].gate.Advance(epoch);
+  }
 }
 
 TEST_F(EpochTest, HeartbeatsPassWhateverTheEpochs) {
