@@ -5,7 +5,8 @@ runs the adversary against it, and expects a history that is not linearizable.
 
     tests/adversary/broken_paxos.py [variant ...] [--seconds 30] [--seed N]
 
-exits 0 when every variant was caught. Each variant costs a build (mostly ccache hits: about a
+exits 0 when every variant was caught. A variant that needs an unlucky moment (stale-condition-read)
+is caught in some runs only: run it longer, or with several seeds. Each variant costs a build (mostly ccache hits: about a
 minute) and a run; it is not part of CI, which runs the adversary against the real build
 (test_lwt_adversary.py). A variant whose text is no longer in the source fails loudly: edit it to
 break the same thing in the code as it is now.
