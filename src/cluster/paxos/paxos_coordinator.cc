@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -108,6 +110,12 @@ std::exception_ptr AsReadError(std::exception_ptr error, uint16_t consistency, i
         ReadFailureInfo{consistency, info->received, info->block_for, info->failures, false}));
   }
   return error;
+}
+
+// Where a Paxos operation at `serial_consistency` reads and replays: QUORUM,
+// LOCAL_QUORUM for LOCAL_SERIAL (4.1's consistencyForCommitOrFetch).
+uint16_t QuorumLevelFor(uint16_t serial_consistency) {
+  return serial_consistency == kConsistencyLocalSerial ? kLocalQuorum : kQuorum;
 }
 
 bool Promised(const PrepareResponse& reply) { return reply.promised; }
@@ -295,7 +303,7 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
               if (--reads->waiting > 0) return;
             }
             if (reads->error) return self->Finish(reads->error);
-            self->RunBlocking([self, reads] { self->Decide(std::move(reads->results)); });
+            self->owner_.RunBlocking([self, reads] { self->Decide(std::move(reads->results)); });
           });
     }
   }
@@ -360,7 +368,7 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
     owner_.writes_.CommitPaxos(
         shared->update, EncodeProposal(*shared), consistency, allow_hints,
         [self, shared](std::function<void(bool)> committed) {
-          self->RunBlocking([self, shared, committed = std::move(committed)] {
+          self->owner_.RunBlocking([self, shared, committed = std::move(committed)] {
             bool ok = true;
             try {
               self->owner_.acceptor_.Commit(*shared);
@@ -480,23 +488,10 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
           });
     }
     if (local) {
-      RunBlocking(
-          [self = shared_from_this(), record, verb, shared_payload, replica = view->local_id()] {
-            std::optional<Bytes> answer;
-            try {
-              answer = AnswerPaxosRequest(self->owner_.acceptor_, verb, *shared_payload);
-            } catch (const std::exception&) {
-            }
-            record(replica, std::move(answer));
-          });
-    }
-  }
-
-  void RunBlocking(std::function<void()> work) {
-    if (owner_.services_.blocking) {
-      owner_.services_.blocking(std::move(work));
-    } else {
-      work();
+      owner_.AskLocalAcceptor(verb, shared_payload,
+                              [record, replica = view->local_id()](std::optional<Bytes> answer) {
+                                record(replica, std::move(answer));
+                              });
     }
   }
 
@@ -522,11 +517,8 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
     return QuorumLevel();
   }
 
-  // Where a CAS reads its condition and a SERIAL read its answer (4.1's
-  // consistencyForCommitOrFetch).
-  uint16_t QuorumLevel() const {
-    return op_.serial_consistency == kConsistencyLocalSerial ? kLocalQuorum : kQuorum;
-  }
+  // Where a CAS reads its condition and a SERIAL read its answer.
+  uint16_t QuorumLevel() const { return QuorumLevelFor(op_.serial_consistency); }
 
   PaxosCoordinator& owner_;
   const CasOperation op_;
@@ -618,22 +610,18 @@ class PaxosCoordinator::RangeFinisher : public std::enable_shared_from_this<Rang
     }
     waiting_ = asked.size();
     asked_ = static_cast<int>(asked.size());
-    const Bytes payload =
-        EncodeUncommittedRequest({.table_id = command_.table_id, .range = command_.range});
+    const auto payload = std::make_shared<const Bytes>(
+        EncodeUncommittedRequest({.table_id = command_.table_id, .range = command_.range}));
     for (const types::Uuid& node : asked) {
       if (node == view->local_id()) {
-        RunBlocking([self = shared_from_this(), payload] {
-          std::optional<Bytes> answer;
-          try {
-            answer = AnswerPaxosRequest(self->owner_.acceptor_, Verb::kPaxosUncommitted, payload);
-          } catch (const std::exception&) {
-          }
-          self->OnAnswer(std::move(answer));
-        });
+        owner_.AskLocalAcceptor(Verb::kPaxosUncommitted, payload,
+                                [self = shared_from_this()](std::optional<Bytes> answer) {
+                                  self->OnAnswer(std::move(answer));
+                                });
         continue;
       }
       owner_.services_.messaging->SendRequest(
-          view->AddressOf(node), Verb::kPaxosUncommitted, payload, owner_.services_.timeouts.read,
+          view->AddressOf(node), Verb::kPaxosUncommitted, *payload, owner_.services_.timeouts.read,
           [self = shared_from_this()](Reply reply) {
             self->OnAnswer(reply.ok() ? std::optional<Bytes>(std::move(reply.payload))
                                       : std::nullopt);
@@ -656,11 +644,7 @@ class PaxosCoordinator::RangeFinisher : public std::enable_shared_from_this<Rang
       std::lock_guard lock(mutex_);
       if (answered) {
         ++received_;
-        for (storage::PartitionKey& key : keys) {
-          const bool known = std::any_of(unfinished_.begin(), unfinished_.end(),
-                                         [&](const auto& k) { return k == key; });
-          if (!known) unfinished_.push_back(std::move(key));
-        }
+        std::move(keys.begin(), keys.end(), std::back_inserter(unfinished_));
       }
       if (--waiting_ > 0) return;
     }
@@ -672,6 +656,12 @@ class PaxosCoordinator::RangeFinisher : public std::enable_shared_from_this<Rang
                                         std::to_string(received_) + " responses.",
                                     ReadTimeoutInfo{consistency_, received_, asked_, false})));
     }
+    // Each partition once, however many replicas named it.
+    const auto key_order = [](const storage::PartitionKey& a, const storage::PartitionKey& b) {
+      return std::tie(a.token, a.key) < std::tie(b.token, b.key);
+    };
+    std::sort(unfinished_.begin(), unfinished_.end(), key_order);
+    unfinished_.erase(std::unique(unfinished_.begin(), unfinished_.end()), unfinished_.end());
     FinishNext();
   }
 
@@ -679,8 +669,7 @@ class PaxosCoordinator::RangeFinisher : public std::enable_shared_from_this<Rang
   // Only one step runs at a time: no lock needed past the answers.
   void FinishNext() {
     if (next_ == unfinished_.size()) {
-      const uint16_t level = consistency_ == kConsistencyLocalSerial ? kLocalQuorum : kQuorum;
-      return owner_.reads_.Read(command_, level, std::move(done_));
+      return owner_.reads_.Read(command_, QuorumLevelFor(consistency_), std::move(done_));
     }
     CasOperation round;
     round.table_id = command_.table_id;
@@ -693,14 +682,6 @@ class PaxosCoordinator::RangeFinisher : public std::enable_shared_from_this<Rang
           self->FinishNext();
         })
         ->Attempt();
-  }
-
-  void RunBlocking(std::function<void()> work) {
-    if (owner_.services_.blocking) {
-      owner_.services_.blocking(std::move(work));
-    } else {
-      work();
-    }
   }
 
   PaxosCoordinator& owner_;
@@ -719,6 +700,26 @@ void PaxosCoordinator::SerialRangeRead(storage::ReadCommand command, uint16_t co
                                        ReadCoordinator::Callback done) {
   metrics_.Add(PaxosOperation::kSerialScan, PaxosMetrics::Count::kStarted);
   std::make_shared<RangeFinisher>(*this, std::move(command), consistency, std::move(done))->Start();
+}
+
+void PaxosCoordinator::RunBlocking(std::function<void()> work) {
+  if (services_.blocking) {
+    services_.blocking(std::move(work));
+  } else {
+    work();
+  }
+}
+
+void PaxosCoordinator::AskLocalAcceptor(messaging::Verb verb, std::shared_ptr<const Bytes> payload,
+                                        std::function<void(std::optional<Bytes>)> answer) {
+  RunBlocking([this, verb, payload = std::move(payload), answer = std::move(answer)] {
+    std::optional<Bytes> reply;
+    try {
+      reply = AnswerPaxosRequest(acceptor_, verb, *payload);
+    } catch (const std::exception&) {
+    }
+    answer(std::move(reply));
+  });
 }
 
 messaging::Duration PaxosCoordinator::Backoff() {

@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -124,6 +125,13 @@ class PaxosCoordinator {
   class Attempts;
   class RangeFinisher;
 
+  // Runs `work` on services_.blocking (inline when there is none): the
+  // acceptor's fsyncs and a decision's work stay off messaging threads.
+  void RunBlocking(std::function<void()> work);
+  // This node's own acceptor's reply to `payload` under `verb`
+  // (AnswerPaxosRequest), through RunBlocking; nullopt when it throws.
+  void AskLocalAcceptor(messaging::Verb verb, std::shared_ptr<const Bytes> payload,
+                        std::function<void(std::optional<Bytes>)> answer);
   // Counts how an operation of `kind` failed.
   void CountFailure(PaxosOperation kind, const std::exception_ptr& error);
 
