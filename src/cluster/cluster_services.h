@@ -34,6 +34,13 @@ struct RequestTimeouts {
 // (a simulated cluster, whose engines never block).
 using BlockingRunner = std::function<void(std::function<void()> work)>;
 
+// cassandra.yaml's paxos_variant: how lightweight transactions run Paxos
+// among the replicas (cluster/paxos/paxos_coordinator.h). v1: Cassandra's
+// classic rounds (prepare, a QUORUM read, propose, commit); v2: the read
+// rides on the prepare, and an attempt that finds nothing in flight skips
+// what v1 spends on a read or a failed condition.
+enum class PaxosVariant { kV1, kV2 };
+
 struct ClusterServices {
   ClusterViewHolder* views = nullptr;
   messaging::MessagingService* messaging = nullptr;
@@ -50,6 +57,7 @@ struct ClusterServices {
   uint64_t hinted_handoff_throttle_bytes = 1024 * 1024;
   RequestTimeouts timeouts;
   BlockingRunner blocking;
+  PaxosVariant paxos_variant = PaxosVariant::kV2;
 };
 
 }  // namespace sibyl::cluster

@@ -143,6 +143,7 @@ struct SimulatedClusterOptions {
   // its reference engine, with the ring's view update router and a
   // dispatcher (Node::view_dispatcher, not started).
   bool views = false;
+  PaxosVariant paxos_variant = PaxosVariant::kV2;
 };
 
 class SimulatedCluster {
@@ -323,7 +324,9 @@ class SimulatedCluster {
         .hints = node->hints.get(),
         .batches = node->batches.get(),
         .hinted_handoff_throttle_bytes = options_.hinted_handoff_throttle_bytes,
-        .timeouts = options_.timeouts};
+        .timeouts = options_.timeouts,
+        .blocking = {},
+        .paxos_variant = options_.paxos_variant};
     node->ballots = std::make_unique<paxos::BallotGenerator>(
         node->clock, paxos::BallotNodeBits(node->id), directory_ / ("ballots" + std::to_string(i)));
     node->coordinator->JoinCluster(services, *node->ballots);

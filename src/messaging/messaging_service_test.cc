@@ -305,7 +305,7 @@ class EpochTest : public ::testing::Test {
         heartbeats_.push_back(m.epoch);
       });
       for (const Verb verb : {Verb::kPaxosPrepare, Verb::kPaxosPropose, Verb::kPaxosCommit,
-                              Verb::kPaxosUncommitted}) {
+                              Verb::kPaxosUncommitted, Verb::kPaxosPrepareAndRead}) {
         cluster_.service(i).RegisterHandler(verb, [this](const Message& m, Responder r) {
           handled_.push_back(m.payload);
           r.Reply("");
@@ -371,8 +371,8 @@ TEST_F(EpochTest, ARequestFromBehindIsRefusedWithOurEpoch) {
 // so no decision is made under two placements (cluster/paxos/).
 TEST_F(EpochTest, PaxosRequestsAreFencedByTheEpochLikeWrites) {
   uint64_t epoch = 1;
-  for (const Verb verb :
-       {Verb::kPaxosPrepare, Verb::kPaxosPropose, Verb::kPaxosCommit, Verb::kPaxosUncommitted}) {
+  for (const Verb verb : {Verb::kPaxosPrepare, Verb::kPaxosPropose, Verb::kPaxosCommit,
+                          Verb::kPaxosUncommitted, Verb::kPaxosPrepareAndRead}) {
     SCOPED_TRACE(std::string(*VerbName(verb)));
     handled_.clear();
     // The coordinator (0) ahead: the replica waits until it has caught up.

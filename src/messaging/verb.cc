@@ -14,7 +14,7 @@ struct VerbInfo {
 };
 
 // In wire order.
-constexpr std::array<VerbInfo, 17> kVerbs{{
+constexpr std::array<VerbInfo, 18> kVerbs{{
     {Verb::kMutation, "MUTATION", true},
     {Verb::kHint, "HINT", true},
     {Verb::kReadRepair, "READ_REPAIR", true},
@@ -32,6 +32,7 @@ constexpr std::array<VerbInfo, 17> kVerbs{{
     {Verb::kEpochNotify, "EPOCH_NOTIFY", false},
     {Verb::kHello, "HELLO", false},
     {Verb::kPaxosUncommitted, "PAXOS_UNCOMMITTED", true},
+    {Verb::kPaxosPrepareAndRead, "PAXOS2_PREPARE", true},
 }};
 
 constexpr std::array<Verb, kVerbs.size()> kAll = [] {

@@ -20,23 +20,24 @@
 namespace sibyl::messaging {
 
 enum class Verb : uint16_t {
-  kMutation = 0,            // write a mutation (replica side of a write)
-  kHint = 1,                // replay a hinted mutation to its recovered replica
-  kReadRepair = 2,          // write back the reconciled rows after a digest mismatch
-  kRead = 3,                // a single-partition read; the payload says data or digest
-  kBatchStore = 5,          // store a logged batch in the batchlog
-  kBatchRemove = 6,         // remove a batch from the batchlog once applied
-  kRangeRead = 9,           // a token-range scan
-  kTruncate = 19,           // truncate a table
-  kCounterMutation = 24,    // a counter update sent to the counter leader
-  kSchemaPull = 28,         // ask a peer for the metadata log past an epoch
-  kPaxosPrepare = 33,       // Paxos phase 1: promise a ballot (cluster/paxos/)
-  kPaxosPropose = 34,       // Paxos phase 2: accept a proposal
-  kPaxosCommit = 35,        // Paxos: apply and remember a decision
-  kHeartbeat = 200,         // liveness (gossip-like); carries the sender's epoch
-  kEpochNotify = 201,       // "the metadata has reached epoch N": peers catch up
-  kHello = 202,             // the first frame of a TCP connection (tcp_transport.h)
-  kPaxosUncommitted = 203,  // the unfinished Paxos proposals in a token range (SERIAL scans)
+  kMutation = 0,               // write a mutation (replica side of a write)
+  kHint = 1,                   // replay a hinted mutation to its recovered replica
+  kReadRepair = 2,             // write back the reconciled rows after a digest mismatch
+  kRead = 3,                   // a single-partition read; the payload says data or digest
+  kBatchStore = 5,             // store a logged batch in the batchlog
+  kBatchRemove = 6,            // remove a batch from the batchlog once applied
+  kRangeRead = 9,              // a token-range scan
+  kTruncate = 19,              // truncate a table
+  kCounterMutation = 24,       // a counter update sent to the counter leader
+  kSchemaPull = 28,            // ask a peer for the metadata log past an epoch
+  kPaxosPrepare = 33,          // Paxos phase 1: promise a ballot (cluster/paxos/)
+  kPaxosPropose = 34,          // Paxos phase 2: accept a proposal
+  kPaxosCommit = 35,           // Paxos: apply and remember a decision
+  kHeartbeat = 200,            // liveness (gossip-like); carries the sender's epoch
+  kEpochNotify = 201,          // "the metadata has reached epoch N": peers catch up
+  kHello = 202,                // the first frame of a TCP connection (tcp_transport.h)
+  kPaxosUncommitted = 203,     // the unfinished Paxos proposals in a token range (SERIAL scans)
+  kPaxosPrepareAndRead = 204,  // Paxos v2's phase 1: promise a ballot and read the partition
 };
 
 // The verb's name as Cassandra spells it, without _REQ ("MUTATION",

@@ -46,7 +46,8 @@ TEST(VerbTest, DataVerbsAreEpochCheckedAndConvergenceVerbsAreNot) {
   for (const Verb verb :
        {Verb::kMutation, Verb::kCounterMutation, Verb::kRead, Verb::kRangeRead, Verb::kBatchStore,
         Verb::kBatchRemove, Verb::kHint, Verb::kTruncate, Verb::kReadRepair, Verb::kPaxosPrepare,
-        Verb::kPaxosPropose, Verb::kPaxosCommit, Verb::kPaxosUncommitted}) {
+        Verb::kPaxosPropose, Verb::kPaxosCommit, Verb::kPaxosUncommitted,
+        Verb::kPaxosPrepareAndRead}) {
     EXPECT_TRUE(IsEpochChecked(verb)) << *VerbName(verb);
   }
   for (const Verb verb : {Verb::kHeartbeat, Verb::kSchemaPull, Verb::kEpochNotify, Verb::kHello}) {

@@ -273,7 +273,11 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, index::IndexingEngine&
                                             .write = config_.write_request_timeout,
                                             .counter_write = config_.counter_write_request_timeout,
                                             .truncate = config_.truncate_request_timeout,
-                                            .cas_contention = config_.cas_contention_timeout}};
+                                            .cas_contention = config_.cas_contention_timeout},
+                               .blocking = {},
+                               .paxos_variant = config_.paxos_variant == PaxosVariantSetting::kV1
+                                                    ? cluster::PaxosVariant::kV1
+                                                    : cluster::PaxosVariant::kV2};
   paxos_workers_ = std::make_unique<boost::asio::thread_pool>(kPaxosWorkers);
   services_.blocking = [pool = paxos_workers_.get()](std::function<void()> work) {
     boost::asio::post(*pool, std::move(work));

@@ -17,6 +17,8 @@
 namespace sibyl::server {
 
 enum class CommitlogSync { kPeriodic, kBatch, kGroup };
+// cassandra.yaml's paxos_variant (cluster::PaxosVariant says what each does).
+enum class PaxosVariantSetting { kV1, kV2 };
 
 struct Config {
   std::string cluster_name = "Test Cluster";
@@ -95,6 +97,8 @@ struct Config {
   std::chrono::milliseconds write_request_timeout{2000};
   std::chrono::milliseconds counter_write_request_timeout{5000};
   std::chrono::milliseconds cas_contention_timeout{1000};
+  // Cassandra 4.1 defaults to v1; v2 is ours (docs/dev/paxos.md says why).
+  PaxosVariantSetting paxos_variant = PaxosVariantSetting::kV2;
   std::chrono::milliseconds truncate_request_timeout{60000};
   std::chrono::milliseconds request_timeout{10000};
   // Hinted handoff: writes for a replica that is down or does not answer are

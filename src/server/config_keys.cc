@@ -163,6 +163,18 @@ void CommitlogSyncMode(Config& c, const std::string& k, const std::string& v) {
   }
 }
 
+void PaxosVariantMode(Config& c, const std::string& k, const std::string& v) {
+  if (v == "v1") {
+    c.paxos_variant = PaxosVariantSetting::kV1;
+  } else if (v == "v2") {
+    c.paxos_variant = PaxosVariantSetting::kV2;
+  } else {
+    BadValue(k, v,
+             "expected v1 or v2 (the _without_linearizable_reads_or_rejected_writes variants are "
+             "not implemented)");
+  }
+}
+
 // Cassandra refuses a period with batch or group sync: ValidateConfig needs
 // to know it was given.
 void CommitlogSyncPeriod(Config& c, const std::string& k, const std::string& v) {
@@ -346,6 +358,9 @@ const ConfigKey kConfigKeys[] = {
      "how long a lightweight transaction may contend (default: 1000ms)",
      Duration<&Config::cas_contention_timeout>},
     {"cas_contention_timeout_in_ms", "N", kInMs, Milliseconds<&Config::cas_contention_timeout>},
+    {"paxos_variant", "VARIANT",
+     "v1 (Cassandra's classic Paxos rounds) or v2 (the read carried by the prepare; default: v2)",
+     PaxosVariantMode},
     {"truncate_request_timeout", "DURATION",
      "how long a coordinator waits for a truncation (default: 60000ms)",
      Duration<&Config::truncate_request_timeout>},

@@ -107,6 +107,19 @@ TEST(ConfigTest, BadValuesNameTheKey) {
   EXPECT_THROW(SetConfigValue(c, "no_such_key", "1"), ConfigError);
 }
 
+TEST(ConfigTest, PaxosVariantIsV1OrV2AndV2ByDefault) {
+  Config c;
+  EXPECT_EQ(c.paxos_variant, PaxosVariantSetting::kV2);
+  SetConfigValue(c, "paxos_variant", "v1");
+  EXPECT_EQ(c.paxos_variant, PaxosVariantSetting::kV1);
+  SetConfigValue(c, "paxos_variant", "v2");
+  EXPECT_EQ(c.paxos_variant, PaxosVariantSetting::kV2);
+  EXPECT_THROW(
+      SetConfigValue(c, "paxos_variant", "v2_without_linearizable_reads_or_rejected_writes"),
+      ConfigError);
+  EXPECT_THROW(SetConfigValue(c, "paxos_variant", "v3"), ConfigError);
+}
+
 TEST(ConfigTest, YamlFileWithListsAndIgnoredKeys) {
   auto path = WriteTemp("sibyl-config-test.yaml",
                         "cluster_name: 'Prod'\n"

@@ -259,6 +259,9 @@ void CollectPaxos(const cluster::paxos::PaxosMetrics& paxos, ExpositionWriter& o
       {"sibyl_paxos_conditions_not_met_total",
        "Transactions whose condition did not hold ([applied] false).",
        &PaxosOperationCounts::conditions_not_met},
+      {"sibyl_paxos_decided_at_prepare_total",
+       "Paxos v2 attempts decided on the reads their promises carried, with nothing in flight.",
+       &PaxosOperationCounts::decided_at_prepare},
   };
   for (const Family& family : kFamilies) {
     out.Family(family.name, family.help, MetricType::kCounter);

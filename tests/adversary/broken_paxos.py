@@ -34,6 +34,7 @@ class Variant:
     what: str
     edits: tuple[tuple[str, str, str], ...]  # (file, text, replacement)
     faults: str = ""  # the adversary's faults while it runs
+    paxos_variant: str = "v2"  # the nodes' paxos_variant: the one whose path it breaks
 
 
 COORDINATOR = "src/cluster/paxos/paxos_coordinator.cc"
@@ -48,6 +49,19 @@ VARIANTS = [
             "brought up to date first",
             ((COORDINATOR, "op_.reads[i], QuorumLevel(),",
               "op_.reads[i], static_cast<uint16_t>(protocol::Consistency::kOne),"),
+             (COORDINATOR, "if (!behind.empty()) return RepairBehind(",
+              "if ((false)) return RepairBehind(")),
+            faults="stop,partition", paxos_variant="v1"),
+    Variant("v2-in-flight-ignored",
+            "v2 decides on its promises' reads although one of them holds an accepted proposal "
+            "newer than the last commit",
+            ((COORDINATOR, "if (unfinished) return FinishInProgress(",
+              "if (unfinished && !AgreedReads(promises)) return FinishInProgress("),),
+            faults="stop,partition"),
+    Variant("v2-stale-promiser-trusted",
+            "v2 decides on the first promiser's read whatever the others read, and promisers "
+            "that missed a commit are not brought up to date first",
+            ((COORDINATOR, "if (promise.reads != first) return std::nullopt;", "(void)promise;"),
              (COORDINATOR, "if (!behind.empty()) return RepairBehind(",
               "if ((false)) return RepairBehind(")),
             faults="stop,partition"),
@@ -99,7 +113,8 @@ def main() -> int:
             built = time.monotonic()
             run = subprocess.run(
                 [sys.executable, str(HERE / "lwt_adversary.py"), "--seconds", str(args.seconds),
-                 "--faults", variant.faults, "--seed", str(seed)],
+                 "--faults", variant.faults, "--seed", str(seed),
+                 "--paxos-variant", variant.paxos_variant],
                 env=dict(os.environ, SIBYL_BIN=str(binary)), capture_output=True, text=True)
             print(run.stdout + run.stderr, flush=True)
             found = run.returncode == 1

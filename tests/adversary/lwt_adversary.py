@@ -30,10 +30,13 @@ Random choices (ops, values, victims, fault timings) come from one seed, printed
 seed replays the same choices (a real machine's timings still differ). Usage:
 
     tests/adversary/lwt_adversary.py [--nodes 3] [--seconds 60] [--faults kill,stop,partition]
-                                     [--seed N] [--keep DIR]
+                                     [--seed N] [--keep DIR] [--paxos-variant v2]
+
+`--paxos-variant` is the nodes' `paxos_variant` (v1 or v2, the default); the verdict counts the
+attempts v2 decided at the prepare, and a run whose count contradicts its variant fails.
 
 exits 0 when the history is linearizable, 1 when it is not (with a counterexample), 2 when the
-checker could not decide. tests/adversary/test_lwt_adversary.py runs it in CI; broken_paxos.sh
+checker could not decide. tests/adversary/test_lwt_adversary.py runs it in CI; broken_paxos.py
 shows it catches broken builds.
 """
 
@@ -50,6 +53,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -425,11 +429,12 @@ class RunResult:
 
 
 def run(nodes: int, seconds: float, faults: tuple[str, ...], seed: int,
-        directory: Path) -> RunResult:
+        directory: Path, paxos_variant: str = "v2") -> RunResult:
     """One adversary run in `directory`: the cluster's files, the histories (registers.jsonl,
     ids.jsonl) and the verdict (verdict.txt) go there."""
     rng = random.Random(seed)
-    with running_cluster(nodes=nodes, parent=directory) as cluster:
+    with running_cluster(nodes=nodes, parent=directory,
+                         node_options=(("paxos_variant", paxos_variant),)) as cluster:
         with cluster.connect(address(1), only=True) as driver:
             session = driver.connect()
             session.execute(f"CREATE KEYSPACE IF NOT EXISTS {KEYSPACE} WITH replication = "
@@ -455,10 +460,12 @@ def run(nodes: int, seconds: float, faults: tuple[str, ...], seed: int,
                     os.kill(cluster.pid(i), signal.SIGCONT)
                 except (OSError, ValueError):
                     pass
+        decided_at_prepare = paxos_decided_at_prepare(cluster, nodes)
         lost, lost_problem = lost_writes(cluster, clients.acknowledged_writes)
     histories = {"registers": (clients.registers, CasRegister),
                  "ids": (clients.ids, UniqueInsertSet)}
-    lines = [f"seed {seed}: {nodes} nodes, {seconds:.0f} s, faults {','.join(faults) or 'none'}",
+    lines = [f"seed {seed}: {nodes} nodes, {seconds:.0f} s, faults {','.join(faults) or 'none'}, "
+             f"paxos_variant {paxos_variant}",
              "nemesis:", *("  " + line for line in nemesis.log)]
     problems = clients.errors + ([nemesis.error] if nemesis.error else [])
     valid: bool | None = True
@@ -479,6 +486,11 @@ def run(nodes: int, seconds: float, faults: tuple[str, ...], seed: int,
             valid = result.valid
         if history.counts().get("ok", 0) == 0:
             problems.append(f"no {name} operation completed")
+    # The variant under test ran: v2's fast path taken (counted since each node's last start),
+    # v1's never.
+    lines.append(f"Paxos attempts decided at the prepare (v2's fast path): {decided_at_prepare}")
+    if (decided_at_prepare > 0) != (paxos_variant == "v2"):
+        problems.append(f"{decided_at_prepare} attempts decided at the prepare on {paxos_variant}")
     lines.append(f"QUORUM writes: {len(clients.acknowledged_writes)} acknowledged, "
                  f"{len(lost)} lost" + (f": {sorted(lost)[:20]}" if lost else ""))
     if lost:
@@ -494,6 +506,22 @@ def run(nodes: int, seconds: float, faults: tuple[str, ...], seed: int,
     lines.append(f"histories and verdict: {directory}")
     (directory / "verdict.txt").write_text("\n".join(lines) + "\n")
     return RunResult(seed, valid, "\n".join(lines), directory)
+
+
+def paxos_decided_at_prepare(cluster: RunningCluster, nodes: int) -> int:
+    """sibyl_paxos_decided_at_prepare_total summed over the nodes that answer /metrics."""
+    total = 0
+    for i in range(1, nodes + 1):
+        try:
+            with urllib.request.urlopen(f"http://{address(i)}:{cluster.metrics_port}/metrics",
+                                        timeout=5) as response:
+                text = response.read().decode("utf-8")
+        except OSError:
+            continue  # down, or just restarted
+        for line in text.splitlines():
+            if line.startswith("sibyl_paxos_decided_at_prepare_total{"):
+                total += int(float(line.rsplit(" ", 1)[1]))
+    return total
 
 
 def lost_writes(cluster: RunningCluster,
@@ -523,6 +551,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--faults", default="kill,stop,partition,skew",
                         help="comma-separated, of: " + ", ".join(FAULTS) + "; empty for none")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--paxos-variant", choices=("v1", "v2"), default="v2",
+                        help="the nodes' paxos_variant (default: v2)")
     parser.add_argument("--keep", type=Path, default=None,
                         help="put the cluster and the history here, and keep them")
     args = parser.parse_args(argv)
@@ -540,17 +570,17 @@ def main(argv: list[str] | None = None) -> int:
         command = ["unshare", "-n", "--", "sh", "-c", 'ip link set lo up && exec "$@"', "sh",
                    sys.executable, str(Path(__file__).resolve()), "--nodes", str(args.nodes),
                    "--seconds", str(args.seconds), "--faults", args.faults,
-                   "--seed", str(seed)]
+                   "--seed", str(seed), "--paxos-variant", args.paxos_variant]
         if args.keep:
             command += ["--keep", str(args.keep.resolve())]
         return subprocess.run(command, env=dict(os.environ, **{IN_NETNS_ENV: "1"})).returncode
     print(f"SIBYL_ADVERSARY_SEED={seed}", flush=True)
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
-        result = run(args.nodes, args.seconds, faults, seed, args.keep)
+        result = run(args.nodes, args.seconds, faults, seed, args.keep, args.paxos_variant)
     else:
         with tempfile.TemporaryDirectory(prefix="sibyl-adversary-") as tmp:
-            result = run(args.nodes, args.seconds, faults, seed, Path(tmp))
+            result = run(args.nodes, args.seconds, faults, seed, Path(tmp), args.paxos_variant)
     print(result.summary)
     return {True: 0, False: 1, None: 2}[result.valid]
 

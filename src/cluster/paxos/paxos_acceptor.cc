@@ -1,8 +1,10 @@
 #include "cluster/paxos/paxos_acceptor.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "common/check.h"
+#include "storage/codec/read_command_codec.h"
 
 namespace sibyl::cluster::paxos {
 
@@ -18,8 +20,14 @@ Ballot Highest(const PaxosState& state) {
 }  // namespace
 
 PrepareResponse PaxosAcceptor::Prepare(const types::Uuid& table_id,
-                                       const storage::PartitionKey& key, const Ballot& ballot) {
+                                       const storage::PartitionKey& key, const Ballot& ballot,
+                                       std::span<const storage::ReadCommand> reads) {
   SIBYL_CHECK(!ballot.is_null(), "a prepare needs a ballot");
+  for (const storage::ReadCommand& read : reads) {
+    if (read.table_id != table_id || read.partitions.size() != 1 || read.partitions[0] != key) {
+      throw std::invalid_argument("A Paxos prepare may only read its own partition");
+    }
+  }
   const auto lock = locks_.Lock(table_id, key);
   PaxosState state = store_.Load(table_id, key, clock_.NowSeconds());
   PrepareResponse response;
@@ -27,6 +35,17 @@ PrepareResponse PaxosAcceptor::Prepare(const types::Uuid& table_id,
   if (ballot > highest) {
     store_.SavePromise(table_id, key, ballot, WriteTime(table_id));
     response.promised = true;
+    // A read that fails (too many tombstones, say) still promises, with no
+    // reads: the coordinator then reads as v1 does, and reports the
+    // failure as a read reports it.
+    try {
+      response.reads.reserve(reads.size());
+      for (const storage::ReadCommand& read : reads) {
+        storage::SerializeReadResult(engine_.Read(read), response.reads.emplace_back());
+      }
+    } catch (const std::exception&) {
+      response.reads.clear();
+    }
   } else {
     response.refused_by = highest;
   }

@@ -5,7 +5,9 @@
 //
 //   Prepare(b)  promises b when b is above every ballot promised and the
 //               last committed one; answers with the proposal accepted and
-//               not committed, and the last commit, either way.
+//               not committed, and the last commit, either way. Paxos v2's
+//               prepare also reads the partition when it promises, under
+//               the lock, so the reads show exactly the commits named.
 //   Propose(p)  accepts p when its ballot is at least the one promised and
 //               above the last committed one.
 //   Commit(d)   applies the decision's update and records it, forgetting
@@ -22,7 +24,9 @@
 
 #include <functional>
 #include <optional>
+#include <span>
 #include <utility>
+#include <vector>
 
 #include "cluster/paxos/ballot.h"
 #include "cluster/paxos/paxos_store.h"
@@ -38,6 +42,10 @@ struct PrepareResponse {
   Ballot refused_by;
   std::optional<Proposal> accepted;   // accepted here and not yet committed
   std::optional<Proposal> committed;  // the last decision committed here
+  // When promised, each read the prepare carried, its result as
+  // storage::SerializeReadResult writes it (replicas that agree answer
+  // alike, byte for byte; the coordinator decodes the one it uses).
+  std::vector<Bytes> reads;
   friend bool operator==(const PrepareResponse&, const PrepareResponse&) = default;
 };
 
@@ -55,11 +63,13 @@ class PaxosAcceptor {
  public:
   // Both must outlive the acceptor; `engine` stores system.paxos.
   PaxosAcceptor(storage::Engine& engine, Clock& clock, PaxosTtlOf ttl_of)
-      : store_(engine), clock_(clock), ttl_of_(std::move(ttl_of)) {}
+      : engine_(engine), store_(engine), clock_(clock), ttl_of_(std::move(ttl_of)) {}
 
-  // REQUIRES: !ballot.is_null().
+  // REQUIRES: !ballot.is_null(). When it promises, `reads` (each of this
+  // partition: std::invalid_argument otherwise) are read under the lock.
   [[nodiscard]] PrepareResponse Prepare(const types::Uuid& table_id,
-                                        const storage::PartitionKey& key, const Ballot& ballot);
+                                        const storage::PartitionKey& key, const Ballot& ballot,
+                                        std::span<const storage::ReadCommand> reads = {});
   [[nodiscard]] ProposeResponse Propose(const Proposal& proposal);
   void Commit(const Proposal& decision);
 
@@ -80,6 +90,7 @@ class PaxosAcceptor {
     return {clock_.NowSeconds(), ttl_of_(table_id)};
   }
 
+  const storage::Engine& engine_;
   PaxosStore store_;
   Clock& clock_;
   const PaxosTtlOf ttl_of_;

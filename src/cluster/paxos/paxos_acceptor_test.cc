@@ -10,10 +10,13 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
+#include <vector>
 
 #include "dht/token.h"
 #include "schema/storage_layout.h"
 #include "schema/system_keyspaces.h"
+#include "storage/codec/read_command_codec.h"
 #include "storage/reference/reference_engine.h"
 #include "storage/storage_test_util.h"
 
@@ -105,6 +108,53 @@ TEST_P(PaxosAcceptorTest, APrepareReportsWhatWasAcceptedAndCommitted) {
   response = Prepare(B(105));
   EXPECT_FALSE(response.promised);
   EXPECT_EQ(response.accepted, Propose(B(100), 1));
+}
+
+// Paxos v2's prepare: the reads it carries are answered only with a
+// promise, from the state the promise saw (the last commit applied).
+TEST_P(PaxosAcceptorTest, APrepareThatPromisesReadsThePartitionItNames) {
+  const PartitionKey key = MutationOf(table_, 1).partition;
+  const std::vector<ReadCommand> reads = {ReadOf(table_, {1}, kNow)};
+  ASSERT_TRUE(acceptor_->Prepare(table_.id, key, B(100), reads).promised);
+  ASSERT_TRUE(acceptor_->Propose(Propose(B(100), 7)).accepted);
+  acceptor_->Commit(Propose(B(100), 7));
+  PrepareResponse response = acceptor_->Prepare(table_.id, key, B(120), reads);
+  ASSERT_TRUE(response.promised);
+  ASSERT_EQ(response.reads.size(), 1u);
+  const ReadResult read = DeserializeReadResult(response.reads[0]);
+  ASSERT_EQ(read.partitions.size(), 1u);
+  ASSERT_EQ(read.partitions[0].rows.size(), 1u);
+  EXPECT_EQ(read.partitions[0].rows[0].cells.at(0).value, Int(7));
+  // Refused: nothing read.
+  response = acceptor_->Prepare(table_.id, key, B(110), reads);
+  EXPECT_FALSE(response.promised);
+  EXPECT_TRUE(response.reads.empty());
+  // Without reads, as v1's prepare.
+  EXPECT_TRUE(acceptor_->Prepare(table_.id, key, B(130)).reads.empty());
+}
+
+TEST_P(PaxosAcceptorTest, APrepareMayReadNothingButItsOwnPartition) {
+  const PartitionKey key = MutationOf(table_, 1).partition;
+  const std::vector<ReadCommand> other_partition = {ReadOf(table_, {2}, kNow)};
+  EXPECT_THROW((void)acceptor_->Prepare(table_.id, key, B(100), other_partition),
+               std::invalid_argument);
+  ReadCommand scan = ReadOf(table_, {1}, kNow);
+  scan.partitions.clear();
+  EXPECT_THROW((void)acceptor_->Prepare(table_.id, key, B(100), std::vector<ReadCommand>{scan}),
+               std::invalid_argument);
+  // Nothing was promised.
+  EXPECT_TRUE(acceptor_->Prepare(table_.id, key, B(100)).promised);
+}
+
+// A read the engine cannot answer (here: of a table it does not hold)
+// still promises, with no reads: the coordinator falls back to v1's read.
+TEST_P(PaxosAcceptorTest, APrepareWhoseReadFailsStillPromisesWithoutReads) {
+  const TableLayout unknown = MakeTable(9);
+  const PartitionKey key = MutationOf(unknown, 1).partition;
+  const std::vector<ReadCommand> reads = {ReadOf(unknown, {1}, kNow)};
+  const PrepareResponse response = acceptor_->Prepare(unknown.id, key, B(100), reads);
+  EXPECT_TRUE(response.promised);
+  EXPECT_TRUE(response.reads.empty());
 }
 
 TEST_P(PaxosAcceptorTest, ACommitAppliesTheUpdateAndForgetsTheAcceptedProposal) {

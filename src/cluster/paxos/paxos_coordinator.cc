@@ -16,6 +16,7 @@
 #include "cluster/paxos/paxos_verb_handlers.h"
 #include "common/error.h"
 #include "protocol/request.h"
+#include "storage/codec/read_command_codec.h"
 
 namespace sibyl::cluster::paxos {
 
@@ -159,11 +160,15 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
       Finish(std::current_exception());
       return;
     }
-    Send(Verb::kPaxosPrepare, EncodeProposal(Proposal{ballot_, EmptyUpdate()}),
-         Until::kFirstRefusal, DecodePrepareResponse, Promised,
-         [self = shared_from_this()](RoundReplies<PrepareResponse> r) {
-           self->OnPrepared(std::move(r));
-         });
+    const bool read_at_prepare = owner_.services_.paxos_variant == PaxosVariant::kV2;
+    Proposal prepare{ballot_, EmptyUpdate()};
+    Send(
+        read_at_prepare ? Verb::kPaxosPrepareAndRead : Verb::kPaxosPrepare,
+        read_at_prepare ? EncodePrepareAndReadRequest(prepare, op_.reads) : EncodeProposal(prepare),
+        Until::kFirstRefusal, DecodePrepareResponse, Promised,
+        [self = shared_from_this()](RoundReplies<PrepareResponse> r) {
+          self->OnPrepared(std::move(r));
+        });
   }
 
  private:
@@ -219,18 +224,21 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
         in_progress = &*promise.accepted;
       }
     }
-    // Our writes must be timestamped after every decision before them: a
-    // ballot of the same microsecond (another node's) is first retried above.
-    for (const Proposal* seen : {latest, in_progress}) {
-      if (seen != nullptr && seen->ballot.micros() >= ballot_.micros()) {
-        floor_ = std::max(floor_, seen->ballot);
-        return Attempt();
+    const bool unfinished = in_progress != nullptr && !in_progress->update.empty() &&
+                            (latest == nullptr || in_progress->ballot > latest->ballot);
+    // Our writes (a decision's, or an unfinished round's we finish) must be
+    // timestamped after every decision before them: a ballot of the same
+    // microsecond (another node's) is first retried above. A SERIAL read
+    // finishing nothing writes nothing.
+    if (!serial_read_ || unfinished) {
+      for (const Proposal* seen : {latest, in_progress}) {
+        if (seen != nullptr && seen->ballot.micros() >= ballot_.micros()) {
+          floor_ = std::max(floor_, seen->ballot);
+          return Attempt();
+        }
       }
     }
-    if (in_progress != nullptr && !in_progress->update.empty() &&
-        (latest == nullptr || in_progress->ballot > latest->ballot)) {
-      return FinishInProgress(in_progress->update);
-    }
+    if (unfinished) return FinishInProgress(in_progress->update);
     // A commit older than Paxos state lives may be missing anywhere, its
     // state expired: hints and repair carry it, not us (else replicas whose
     // state expired would be sent it by every round: CASSANDRA-12043).
@@ -243,8 +251,50 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
       }
       if (!behind.empty()) return RepairBehind(*latest, std::move(behind));
     }
+    if (std::optional<std::vector<storage::ReadResult>> agreed = AgreedReads(promises)) {
+      owner_.metrics_.Add(kind_, PaxosMetrics::Count::kDecidedAtPrepare);
+      if (serial_read_) {
+        seen_ = std::move(*agreed);
+        return Finish(nullptr);
+      }
+      return owner_.RunBlocking([self = shared_from_this(), agreed = std::move(*agreed)]() mutable {
+        self->Decide(std::move(agreed), /*read_at_prepare=*/true);
+      });
+    }
     if (serial_read_) return ProposeOwn(EmptyUpdate());
     ReadAndDecide();
+  }
+
+  // Paxos v2's fast path (4.1's "Fast Read / Failed Write"), once nothing
+  // is in flight and every promiser holds the last commit: the reads the
+  // promises carried, when every promiser answered them alike. Each
+  // promiser read under the promise of our ballot, so the state they show
+  // is the one any proposal of ours would replace: a decision after it
+  // needs a higher ballot, which a quorum of them would have to promise
+  // and so refuse ours; a proposal below ours that some replica outside
+  // them accepted can no longer reach a quorum. So a SERIAL read or a
+  // failed condition is linearized at the prepare and proposes nothing.
+  // Replicas that differ (a write that reached some of them) fall back to
+  // v1's QUORUM read, which repairs them; so does a reply that cannot be
+  // read back.
+  std::optional<std::vector<storage::ReadResult>> AgreedReads(
+      const std::vector<std::pair<types::Uuid, PrepareResponse>>& promises) const {
+    if (owner_.services_.paxos_variant != PaxosVariant::kV2 || promises.empty()) {
+      return std::nullopt;
+    }
+    const std::vector<Bytes>& first = promises.front().second.reads;
+    if (first.size() != op_.reads.size()) return std::nullopt;
+    for (const auto& [replica, promise] : promises) {
+      if (promise.reads != first) return std::nullopt;
+    }
+    std::vector<storage::ReadResult> results;
+    results.reserve(first.size());
+    try {
+      for (const Bytes& read : first) results.push_back(storage::DeserializeReadResult(read));
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    return results;
   }
 
   // "Finishing incomplete paxos round": the proposal again under our
@@ -287,28 +337,32 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
       std::exception_ptr error;                  // GUARDED_BY(mutex)
       size_t waiting;                            // GUARDED_BY(mutex)
     };
-    if (op_.reads.empty()) return Decide({});
+    if (op_.reads.empty()) return Decide({}, /*read_at_prepare=*/false);
     auto reads = std::make_shared<Reads>();
     reads->results.resize(op_.reads.size());
     reads->waiting = op_.reads.size();
     for (size_t i = 0; i < op_.reads.size(); ++i) {
-      owner_.reads_.Read(
-          op_.reads[i], QuorumLevel(),
-          [self = shared_from_this(), reads, i](storage::ReadResult result,
-                                                std::exception_ptr error) {
-            {
-              std::lock_guard lock(reads->mutex);
-              reads->results[i] = std::move(result);
-              if (error && !reads->error) reads->error = error;
-              if (--reads->waiting > 0) return;
-            }
-            if (reads->error) return self->Finish(reads->error);
-            self->owner_.RunBlocking([self, reads] { self->Decide(std::move(reads->results)); });
-          });
+      owner_.reads_.Read(op_.reads[i], QuorumLevel(),
+                         [self = shared_from_this(), reads, i](storage::ReadResult result,
+                                                               std::exception_ptr error) {
+                           {
+                             std::lock_guard lock(reads->mutex);
+                             reads->results[i] = std::move(result);
+                             if (error && !reads->error) reads->error = error;
+                             if (--reads->waiting > 0) return;
+                           }
+                           if (reads->error) return self->Finish(reads->error);
+                           self->owner_.RunBlocking([self, reads] {
+                             self->Decide(std::move(reads->results), /*read_at_prepare=*/false);
+                           });
+                         });
     }
   }
 
-  void Decide(std::vector<storage::ReadResult> results) {
+  // A condition that failed on reads the promises carried proposes
+  // nothing (AgreedReads); on v1's QUORUM read it proposes an empty update,
+  // which makes it linearizable as v1 does.
+  void Decide(std::vector<storage::ReadResult> results, bool read_at_prepare) {
     std::optional<storage::Mutation> update;
     try {
       update = op_.decide(results, ballot_.micros());
@@ -317,6 +371,7 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
     }
     if (!update) owner_.metrics_.Add(kind_, PaxosMetrics::Count::kConditionNotMet);
     seen_ = std::move(results);
+    if (!update && read_at_prepare) return Finish(nullptr);
     ProposeOwn(update ? std::move(*update) : EmptyUpdate());
   }
 
@@ -437,7 +492,8 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
                              : required_;
     auto round = std::make_shared<Round>();
     round->waiting = to.size();
-    owner_.metrics_.AddRound(verb == Verb::kPaxosPrepare   ? PaxosPhase::kPrepare
+    owner_.metrics_.AddRound(verb == Verb::kPaxosPrepare || verb == Verb::kPaxosPrepareAndRead
+                                 ? PaxosPhase::kPrepare
                              : verb == Verb::kPaxosPropose ? PaxosPhase::kPropose
                                                            : PaxosPhase::kCommit);
     auto record = [round, required, until, decode, vote, then = std::move(then)](

@@ -126,8 +126,20 @@ paxos::Ballot AcceptOnTwoReplicas(SimulatedCluster& cluster, const std::vector<i
   return ballot;
 }
 
-TEST(PaxosCoordinatorTest, InsertIfNotExistsIsDecidedOnceAndRecordedOnEveryReplica) {
-  SimulatedCluster cluster({.nodes = 3, .seed = 31});
+// Every case runs with both paxos_variant settings; the rounds they send
+// differ (v2 decides a failed condition or a quiet SERIAL read at the
+// prepare), what they decide does not.
+class PaxosCoordinatorTest : public ::testing::TestWithParam<PaxosVariant> {};
+
+INSTANTIATE_TEST_SUITE_P(Variants, PaxosCoordinatorTest,
+                         ::testing::Values(PaxosVariant::kV1, PaxosVariant::kV2),
+                         [](const ::testing::TestParamInfo<PaxosVariant>& info) {
+                           return info.param == PaxosVariant::kV1 ? "v1" : "v2";
+                         });
+
+TEST_P(PaxosCoordinatorTest, InsertIfNotExistsIsDecidedOnceAndRecordedOnEveryReplica) {
+  const PaxosVariant variant = GetParam();
+  SimulatedCluster cluster({.nodes = 3, .seed = 31, .paxos_variant = variant});
   const Outcome first = RunCas(cluster, 0, 1, std::nullopt, 10);
   ASSERT_EQ(first.error, nullptr);
   EXPECT_TRUE(first.applied);
@@ -146,13 +158,19 @@ TEST(PaxosCoordinatorTest, InsertIfNotExistsIsDecidedOnceAndRecordedOnEveryRepli
     committed = state.committed->ballot;
     // The value was written at the ballot's microsecond.
     EXPECT_EQ(StoredRow(cluster, i, 1, 0)->timestamp, committed->micros());
-    // The second transaction's empty proposal is accepted, never committed.
-    ASSERT_TRUE(state.accepted.has_value()) << "node " << i;
-    EXPECT_TRUE(state.accepted->update.empty());
-    EXPECT_GT(state.accepted->ballot, *committed);
+    if (variant == PaxosVariant::kV1) {
+      // The second transaction's empty proposal is accepted, never committed.
+      ASSERT_TRUE(state.accepted.has_value()) << "node " << i;
+      EXPECT_TRUE(state.accepted->update.empty());
+      EXPECT_GT(state.accepted->ballot, *committed);
+    } else {
+      // v2 proposes nothing for a condition that failed on its promises' reads.
+      EXPECT_FALSE(state.accepted.has_value()) << "node " << i;
+    }
   }
   // What each coordinator counted: one transaction each, the second's
-  // condition not met; a prepare, a propose and (the first) a commit.
+  // condition not met; a prepare, a propose (v1: the second's too) and
+  // (the first) a commit.
   using paxos::PaxosOperation;
   using paxos::PaxosPhase;
   const paxos::PaxosMetrics& one = cluster.node(0).coordinator->paxos().metrics();
@@ -162,13 +180,70 @@ TEST(PaxosCoordinatorTest, InsertIfNotExistsIsDecidedOnceAndRecordedOnEveryRepli
   EXPECT_EQ(two.Counts(PaxosOperation::kTransaction).conditions_not_met, 1u);
   EXPECT_EQ(one.Rounds(PaxosPhase::kPrepare), 1u);
   EXPECT_EQ(one.Rounds(PaxosPhase::kPropose), 1u);
-  EXPECT_EQ(two.Rounds(PaxosPhase::kPropose), 1u);
+  EXPECT_EQ(two.Rounds(PaxosPhase::kPropose), variant == PaxosVariant::kV1 ? 1u : 0u);
   EXPECT_EQ(two.Rounds(PaxosPhase::kCommit), 0u);
+  const uint64_t decided_at_prepare = variant == PaxosVariant::kV1 ? 0u : 1u;
+  EXPECT_EQ(one.Counts(PaxosOperation::kTransaction).decided_at_prepare, decided_at_prepare);
+  EXPECT_EQ(two.Counts(PaxosOperation::kTransaction).decided_at_prepare, decided_at_prepare);
   EXPECT_EQ(one.Counts(PaxosOperation::kSerialRead).started, 0u);
 }
 
-TEST(PaxosCoordinatorTest, SuccessiveTransactionsFromDifferentNodesChainTheirValues) {
-  SimulatedCluster cluster({.nodes = 3, .seed = 32});
+// v2's one round trip: a SERIAL read with nothing in flight is answered
+// from the reads its promises carried, proposing nothing.
+TEST(PaxosV2Test, AQuietSerialReadIsOnePrepare) {
+  SimulatedCluster cluster({.nodes = 3, .seed = 71, .paxos_variant = PaxosVariant::kV2});
+  ASSERT_TRUE(RunCas(cluster, 0, 1, std::nullopt, 10).applied);
+  cluster.RunUntil([&] { return StoredRow(cluster, 2, 1, 0).has_value(); });
+  const paxos::PaxosMetrics& metrics = cluster.node(1).coordinator->paxos().metrics();
+  const auto [read, error] = SerialRead(cluster, 1, 1);
+  ASSERT_EQ(error, nullptr);
+  EXPECT_EQ(ValueIn(read), 10);
+  EXPECT_EQ(metrics.Rounds(paxos::PaxosPhase::kPrepare), 1u);
+  EXPECT_EQ(metrics.Rounds(paxos::PaxosPhase::kPropose), 0u);
+  EXPECT_EQ(metrics.Rounds(paxos::PaxosPhase::kCommit), 0u);
+  EXPECT_EQ(metrics.Counts(paxos::PaxosOperation::kSerialRead).decided_at_prepare, 1u);
+  // A read of a partition nobody wrote is as quiet.
+  const auto [nothing, none_error] = SerialRead(cluster, 1, 2);
+  ASSERT_EQ(none_error, nullptr);
+  EXPECT_EQ(ValueIn(nothing), std::nullopt);
+  EXPECT_EQ(metrics.Rounds(paxos::PaxosPhase::kPropose), 0u);
+}
+
+// Promisers whose reads differ (here a write that reached one replica
+// only) are not answered from: v1's QUORUM read reconciles and repairs them.
+TEST(PaxosV2Test, PromisersThatReadDifferentlyFallBackToTheQuorumRead) {
+  SimulatedCluster cluster({.nodes = 3, .seed = 72, .paxos_variant = PaxosVariant::kV2});
+  const std::vector<int> replicas = ReplicaIndexes(cluster, 3);
+  ASSERT_TRUE(RunCas(cluster, replicas[0], 3, std::nullopt, 1).applied);
+  cluster.RunUntil([&] {
+    for (int r : replicas) {
+      if (!StoredRow(cluster, r, 3, 0).has_value()) return false;
+    }
+    return true;
+  });
+  // A later plain write that only one replica got; the next ballot is
+  // later still.
+  const int64_t later = StoredRow(cluster, replicas[0], 3, 0)->timestamp + 1;
+  cluster.node(replicas[1]).engine.Apply(RowMutation(cluster, 3, 0, 2, later));
+  for (int i = 0; i < 3; ++i) cluster.node(i).clock.AdvanceSeconds(1);
+  // The promisers are the coordinator, without the write, and the one with.
+  cluster.Kill(replicas[2]);
+  const paxos::PaxosMetrics& metrics = cluster.node(replicas[0]).coordinator->paxos().metrics();
+  const Outcome outcome = RunCas(cluster, replicas[0], 3, 2, 3);
+  ASSERT_EQ(outcome.error, nullptr) << ErrorOf(outcome.error).what();
+  EXPECT_EQ(outcome.seen, 2);
+  EXPECT_TRUE(outcome.applied);
+  cluster.RunUntil([&] {
+    return StoredRow(cluster, replicas[0], 3, 0)->value == 3 &&
+           StoredRow(cluster, replicas[1], 3, 0)->value == 3;
+  });
+  // The first transaction was decided at its prepare, the second not.
+  EXPECT_EQ(metrics.Counts(paxos::PaxosOperation::kTransaction).decided_at_prepare, 1u);
+}
+
+TEST_P(PaxosCoordinatorTest, SuccessiveTransactionsFromDifferentNodesChainTheirValues) {
+  const PaxosVariant variant = GetParam();
+  SimulatedCluster cluster({.nodes = 3, .seed = 32, .paxos_variant = variant});
   ASSERT_TRUE(RunCas(cluster, 0, 2, std::nullopt, 0).applied);
   int64_t previous_timestamp = 0;
   for (int step = 0; step < 12; ++step) {
@@ -186,8 +261,9 @@ TEST(PaxosCoordinatorTest, SuccessiveTransactionsFromDifferentNodesChainTheirVal
   }
 }
 
-TEST(PaxosCoordinatorTest, ADecisionIsWrittenAfterOneOfTheSameMicrosecond) {
-  SimulatedCluster cluster({.nodes = 3, .seed = 39});
+TEST_P(PaxosCoordinatorTest, ADecisionIsWrittenAfterOneOfTheSameMicrosecond) {
+  const PaxosVariant variant = GetParam();
+  SimulatedCluster cluster({.nodes = 3, .seed = 39, .paxos_variant = variant});
   // The nodes' clocks stand still at the same microsecond: node 1's first
   // ballot has node 0's microsecond, and wins on its node bits.
   ASSERT_TRUE(RunCas(cluster, 0, 7, std::nullopt, 10).applied);
@@ -200,8 +276,9 @@ TEST(PaxosCoordinatorTest, ADecisionIsWrittenAfterOneOfTheSameMicrosecond) {
   EXPECT_EQ(ValueIn(read), 5);
 }
 
-TEST(PaxosCoordinatorTest, OneReplicaDownStillDecidesTwoAreUnavailable) {
-  SimulatedCluster cluster({.nodes = 3, .seed = 33});
+TEST_P(PaxosCoordinatorTest, OneReplicaDownStillDecidesTwoAreUnavailable) {
+  const PaxosVariant variant = GetParam();
+  SimulatedCluster cluster({.nodes = 3, .seed = 33, .paxos_variant = variant});
   cluster.Kill(2);
   const Outcome with_two = RunCas(cluster, 0, 3, std::nullopt, 1);
   ASSERT_EQ(with_two.error, nullptr);
@@ -221,8 +298,9 @@ TEST(PaxosCoordinatorTest, OneReplicaDownStillDecidesTwoAreUnavailable) {
   EXPECT_STREQ(ErrorOf(read_error).what(), "Cannot achieve consistency level LOCAL_SERIAL");
 }
 
-TEST(PaxosCoordinatorTest, AnAcceptedProposalIsFinishedBeforeAnythingElse) {
-  SimulatedCluster cluster({.nodes = 3, .seed = 34});
+TEST_P(PaxosCoordinatorTest, AnAcceptedProposalIsFinishedBeforeAnythingElse) {
+  const PaxosVariant variant = GetParam();
+  SimulatedCluster cluster({.nodes = 3, .seed = 34, .paxos_variant = variant});
   const std::vector<int> replicas = ReplicaIndexes(cluster, 4);
   // A coordinator that died after its proposal was accepted by two replicas.
   AcceptOnTwoReplicas(cluster, replicas, 4, 42);
@@ -238,10 +316,14 @@ TEST(PaxosCoordinatorTest, AnAcceptedProposalIsFinishedBeforeAnythingElse) {
   EXPECT_EQ(late.seen, 42);
 }
 
-TEST(PaxosCoordinatorTest, AReplicaThatMissedTheLastCommitIsGivenIt) {
+TEST_P(PaxosCoordinatorTest, AReplicaThatMissedTheLastCommitIsGivenIt) {
+  const PaxosVariant variant = GetParam();
   // Neither hints nor read repair bring the lagging replica up to date here.
-  SimulatedCluster cluster(
-      {.nodes = 3, .seed = 35, .hinted_handoff = false, .read_repair = "NONE"});
+  SimulatedCluster cluster({.nodes = 3,
+                            .seed = 35,
+                            .hinted_handoff = false,
+                            .read_repair = "NONE",
+                            .paxos_variant = variant});
   const std::vector<int> replicas = ReplicaIndexes(cluster, 5);
   const int lagging = replicas[2];
   cluster.Kill(lagging);
@@ -262,9 +344,13 @@ TEST(PaxosCoordinatorTest, AReplicaThatMissedTheLastCommitIsGivenIt) {
             StateOn(cluster, replicas[0], 5).committed->ballot);
 }
 
-TEST(PaxosCoordinatorTest, ACommitOlderThanPaxosStateLivesIsNotSentToReplicasLackingIt) {
-  SimulatedCluster cluster(
-      {.nodes = 3, .seed = 38, .hinted_handoff = false, .read_repair = "NONE"});
+TEST_P(PaxosCoordinatorTest, ACommitOlderThanPaxosStateLivesIsNotSentToReplicasLackingIt) {
+  const PaxosVariant variant = GetParam();
+  SimulatedCluster cluster({.nodes = 3,
+                            .seed = 38,
+                            .hinted_handoff = false,
+                            .read_repair = "NONE",
+                            .paxos_variant = variant});
   const std::vector<int> replicas = ReplicaIndexes(cluster, 13);
   // ks.t's state lives gc_grace_seconds (ten days, more than three hours).
   const int64_t ttl_micros = int64_t{864'000} * 1'000'000;
@@ -309,8 +395,9 @@ std::map<int32_t, int32_t> ValuesByKey(const storage::ReadResult& result) {
   return values;
 }
 
-TEST(PaxosCoordinatorTest, ASerialScanFinishesTheProposalsAQuorumAccepted) {
-  SimulatedCluster cluster({.nodes = 3, .seed = 39});
+TEST_P(PaxosCoordinatorTest, ASerialScanFinishesTheProposalsAQuorumAccepted) {
+  const PaxosVariant variant = GetParam();
+  SimulatedCluster cluster({.nodes = 3, .seed = 39, .paxos_variant = variant});
   ASSERT_TRUE(RunCas(cluster, 0, 15, std::nullopt, 5).applied);
   // Key 14's proposal reached two acceptors and no commit.
   const std::vector<int> replicas = ReplicaIndexes(cluster, 14);
@@ -345,9 +432,12 @@ TEST(PaxosCoordinatorTest, ASerialScanFinishesTheProposalsAQuorumAccepted) {
   EXPECT_STREQ(e.what(), "Operation timed out - received only 2 responses.");
 }
 
-TEST(PaxosCoordinatorTest, ContentionPastTheTimeoutIsACasWriteTimeout) {
-  SimulatedCluster cluster(
-      {.nodes = 3, .seed = 36, .timeouts = {.cas_contention = std::chrono::milliseconds(0)}});
+TEST_P(PaxosCoordinatorTest, ContentionPastTheTimeoutIsACasWriteTimeout) {
+  const PaxosVariant variant = GetParam();
+  SimulatedCluster cluster({.nodes = 3,
+                            .seed = 36,
+                            .timeouts = {.cas_contention = std::chrono::milliseconds(0)},
+                            .paxos_variant = variant});
   const Outcome outcome = RunCas(cluster, 0, 6, std::nullopt, 1);
   const CqlError e = ErrorOf(outcome.error);
   EXPECT_EQ(e.code(), ErrorCode::kWriteTimeout);
@@ -367,8 +457,9 @@ TEST(PaxosCoordinatorTest, ContentionPastTheTimeoutIsACasWriteTimeout) {
   EXPECT_EQ(metrics.Counts(paxos::PaxosOperation::kSerialRead).timeouts, 1u);
 }
 
-TEST(PaxosCoordinatorTest, ASilentReplicaBelievedAliveTimesTheRoundOut) {
-  SimulatedCluster cluster({.nodes = 3, .seed = 37});
+TEST_P(PaxosCoordinatorTest, ASilentReplicaBelievedAliveTimesTheRoundOut) {
+  const PaxosVariant variant = GetParam();
+  SimulatedCluster cluster({.nodes = 3, .seed = 37, .paxos_variant = variant});
   const std::vector<int> replicas = ReplicaIndexes(cluster, 8);
   // Two replicas unreachable, but nobody knows it yet.
   cluster.network().TakeDown(cluster.node(replicas[1]).address);
@@ -381,14 +472,16 @@ TEST(PaxosCoordinatorTest, ASilentReplicaBelievedAliveTimesTheRoundOut) {
                "retries");
 }
 
-TEST(PaxosCoordinatorTest, LocalSerialCountsTheLocalDatacenterOnly) {
+TEST_P(PaxosCoordinatorTest, LocalSerialCountsTheLocalDatacenterOnly) {
+  const PaxosVariant variant = GetParam();
   SimulatedCluster cluster(
       {.nodes = 4,
        .seed = 38,
        .replication = {{"class", "org.apache.cassandra.locator.NetworkTopologyStrategy"},
                        {"dc1", "2"},
                        {"dc2", "2"}},
-       .datacenters = {"dc1", "dc2"}});
+       .datacenters = {"dc1", "dc2"},
+       .paxos_variant = variant});
   // Nodes 0 and 2 are dc1; with dc2 gone, LOCAL_SERIAL still decides.
   cluster.Kill(1);
   cluster.Kill(3);
@@ -404,9 +497,9 @@ TEST(PaxosCoordinatorTest, LocalSerialCountsTheLocalDatacenterOnly) {
 // faulty network: no two applied transactions saw the same value (no lost
 // update), the register ends at the number of increments that took effect,
 // and every applied one is among them.
-void RunContendedIncrements(uint64_t seed, messaging::LinkFaults faults) {
+void RunContendedIncrements(PaxosVariant variant, uint64_t seed, messaging::LinkFaults faults) {
   SCOPED_TRACE("seed " + std::to_string(seed));
-  SimulatedCluster cluster({.nodes = 3, .seed = seed, .faults = faults});
+  SimulatedCluster cluster({.nodes = 3, .seed = seed, .faults = faults, .paxos_variant = variant});
   ASSERT_TRUE(RunCas(cluster, 0, 11, std::nullopt, 0).applied);
   constexpr int kRounds = 8;
   int applied = 0;
@@ -444,31 +537,35 @@ void RunContendedIncrements(uint64_t seed, messaging::LinkFaults faults) {
   EXPECT_GT(applied, 0);
 }
 
-TEST(PaxosCoordinatorTest, ConcurrentProposersLoseNoUpdate) {
-  for (uint64_t seed = 40; seed < 45; ++seed) RunContendedIncrements(seed, {});
+TEST_P(PaxosCoordinatorTest, ConcurrentProposersLoseNoUpdate) {
+  const PaxosVariant variant = GetParam();
+  for (uint64_t seed = 40; seed < 45; ++seed) RunContendedIncrements(GetParam(), seed, {});
 }
 
-TEST(PaxosCoordinatorTest, ConcurrentProposersLoseNoUpdateOverAFaultyNetwork) {
+TEST_P(PaxosCoordinatorTest, ConcurrentProposersLoseNoUpdateOverAFaultyNetwork) {
+  const PaxosVariant variant = GetParam();
   messaging::LinkFaults faults;
   faults.drop_probability = 0.05;
   faults.duplicate_probability = 0.05;
   faults.min_delay = std::chrono::milliseconds(1);
   faults.max_delay = std::chrono::milliseconds(30);
-  for (uint64_t seed = 50; seed < 55; ++seed) RunContendedIncrements(seed, faults);
+  for (uint64_t seed = 50; seed < 55; ++seed) RunContendedIncrements(GetParam(), seed, faults);
 }
 
 // A SERIAL read racing proposers: its empty proposal, refused by replicas
 // that promised a newer ballot (accepted by some or none), is contention to
 // retry, never an error (4.1's readWithPaxos), and reads a value some
 // proposer wrote.
-TEST(PaxosCoordinatorTest, SerialReadsRacingProposersRetryInsteadOfFailing) {
+TEST_P(PaxosCoordinatorTest, SerialReadsRacingProposersRetryInsteadOfFailing) {
+  const PaxosVariant variant = GetParam();
   messaging::LinkFaults delays;
   delays.min_delay = std::chrono::milliseconds(1);
   delays.max_delay = std::chrono::milliseconds(20);
   uint64_t read_contentions = 0;  // the reads retried, over every seed
   for (uint64_t seed = 60; seed < 70; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
-    SimulatedCluster cluster({.nodes = 3, .seed = seed, .faults = delays});
+    SimulatedCluster cluster(
+        {.nodes = 3, .seed = seed, .faults = delays, .paxos_variant = variant});
     ASSERT_TRUE(RunCas(cluster, 0, 12, std::nullopt, 0).applied);
     for (int round = 0; round < 4; ++round) {
       std::vector<Outcome> writes(3);

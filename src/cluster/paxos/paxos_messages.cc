@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "storage/codec/read_command_codec.h"
 #include "types/vint.h"
 
 namespace sibyl::cluster::paxos {
@@ -13,6 +14,7 @@ constexpr size_t kBallotBytes = 16;
 constexpr uint8_t kPromised = 1;
 constexpr uint8_t kHasAccepted = 2;
 constexpr uint8_t kHasCommitted = 4;
+constexpr uint8_t kHasReads = 8;
 
 BytesView Take(BytesView& in, size_t n, const char* what) {
   if (in.size() < n) throw std::runtime_error(std::string("Truncated ") + what);
@@ -21,18 +23,38 @@ BytesView Take(BytesView& in, size_t n, const char* what) {
   return taken;
 }
 
-void AppendLengthPrefixed(const Proposal& proposal, Bytes& out) {
-  const Bytes bytes = EncodeProposal(proposal);
+void AppendLengthPrefixed(BytesView bytes, Bytes& out) {
   types::AppendUnsignedVint(out, bytes.size());
   out += bytes;
 }
 
-Proposal TakeLengthPrefixed(BytesView& in) {
-  const auto length = types::ReadUnsignedVint(in);
-  if (!length) throw std::runtime_error("Truncated Paxos prepare reply");
-  in.remove_prefix(length->size);
-  if (length->value > in.size()) throw std::runtime_error("Truncated Paxos prepare reply");
-  return DecodeProposal(Take(in, static_cast<size_t>(length->value), "Paxos prepare reply"));
+void AppendLengthPrefixed(const Proposal& proposal, Bytes& out) {
+  AppendLengthPrefixed(EncodeProposal(proposal), out);
+}
+
+uint64_t TakeVint(BytesView& in, const char* what) {
+  const auto value = types::ReadUnsignedVint(in);
+  if (!value) throw std::runtime_error(std::string("Truncated ") + what);
+  in.remove_prefix(value->size);
+  return value->value;
+}
+
+BytesView TakeLengthPrefixedBytes(BytesView& in, const char* what) {
+  const uint64_t length = TakeVint(in, what);
+  if (length > in.size()) throw std::runtime_error(std::string("Truncated ") + what);
+  return Take(in, static_cast<size_t>(length), what);
+}
+
+Proposal TakeLengthPrefixed(BytesView& in, const char* what = "Paxos prepare reply") {
+  return DecodeProposal(TakeLengthPrefixedBytes(in, what));
+}
+
+// A count of length-prefixed items, each at least its length's byte: no
+// count larger than the bytes left can be honest (nor reserve memory).
+size_t TakeCount(BytesView& in, const char* what) {
+  const uint64_t count = TakeVint(in, what);
+  if (count > in.size()) throw std::runtime_error(std::string("Truncated ") + what);
+  return static_cast<size_t>(count);
 }
 
 void AppendInt64(int64_t value, Bytes& out) {
@@ -91,16 +113,21 @@ Bytes EncodePrepareResponse(const PrepareResponse& response) {
   if (response.promised) flags |= kPromised;
   if (response.accepted) flags |= kHasAccepted;
   if (response.committed) flags |= kHasCommitted;
+  if (!response.reads.empty()) flags |= kHasReads;
   out.push_back(static_cast<char>(flags));
   EncodeBallot(response.refused_by, out);
   if (response.accepted) AppendLengthPrefixed(*response.accepted, out);
   if (response.committed) AppendLengthPrefixed(*response.committed, out);
+  if (!response.reads.empty()) {
+    types::AppendUnsignedVint(out, response.reads.size());
+    for (const Bytes& read : response.reads) AppendLengthPrefixed(read, out);
+  }
   return out;
 }
 
 PrepareResponse DecodePrepareResponse(BytesView bytes) {
   const auto flags = static_cast<uint8_t>(Take(bytes, 1, "Paxos prepare reply")[0]);
-  if ((flags & ~(kPromised | kHasAccepted | kHasCommitted)) != 0) {
+  if ((flags & ~(kPromised | kHasAccepted | kHasCommitted | kHasReads)) != 0) {
     throw std::runtime_error("Unknown flags in a Paxos prepare reply");
   }
   PrepareResponse response;
@@ -108,8 +135,45 @@ PrepareResponse DecodePrepareResponse(BytesView bytes) {
   response.refused_by = DecodeBallot(Take(bytes, kBallotBytes, "Paxos prepare reply"));
   if ((flags & kHasAccepted) != 0) response.accepted = TakeLengthPrefixed(bytes);
   if ((flags & kHasCommitted) != 0) response.committed = TakeLengthPrefixed(bytes);
+  if ((flags & kHasReads) != 0) {
+    constexpr const char* kWhat = "Paxos prepare reply";
+    const size_t count = TakeCount(bytes, kWhat);
+    if (count == 0) throw std::runtime_error("A Paxos prepare reply flags reads but has none");
+    response.reads.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      response.reads.emplace_back(TakeLengthPrefixedBytes(bytes, kWhat));
+    }
+  }
   if (!bytes.empty()) throw std::runtime_error("Bytes left over in a Paxos prepare reply");
   return response;
+}
+
+Bytes EncodePrepareAndReadRequest(const Proposal& prepare,
+                                  const std::vector<storage::ReadCommand>& reads) {
+  Bytes out;
+  AppendLengthPrefixed(prepare, out);
+  types::AppendUnsignedVint(out, reads.size());
+  Bytes command;
+  for (const storage::ReadCommand& read : reads) {
+    command.clear();
+    storage::SerializeReadCommand(read, command);
+    AppendLengthPrefixed(command, out);
+  }
+  return out;
+}
+
+PrepareAndReadRequest DecodePrepareAndReadRequest(BytesView bytes) {
+  constexpr const char* kWhat = "Paxos prepare-and-read request";
+  PrepareAndReadRequest request;
+  request.prepare = TakeLengthPrefixed(bytes, kWhat);
+  const size_t count = TakeCount(bytes, kWhat);
+  request.reads.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    request.reads.push_back(storage::DeserializeReadCommand(TakeLengthPrefixedBytes(bytes, kWhat)));
+  }
+  if (!bytes.empty())
+    throw std::runtime_error("Bytes left over in a Paxos prepare-and-read request");
+  return request;
 }
 
 Bytes EncodeProposeResponse(const ProposeResponse& response) {

@@ -13,6 +13,11 @@
 //   PAXOS_PROPOSE     request: the proposal; reply: 1 byte (accepted), the
 //                     refusing ballot (16 bytes)
 //   PAXOS_COMMIT      request: the decision (a proposal); reply: empty
+//   PAXOS2_PREPARE    request: a vint length and a proposal as PAXOS_PREPARE's,
+//                     then a vint count of reads, each a vint length and a
+//                     storage::SerializeReadCommand; reply: PAXOS_PREPARE's
+//                     with flag 8 when reads follow, then a vint count and
+//                     each read's result as a vint length and the bytes
 //   PAXOS_UNCOMMITTED request: a table id (16 bytes), then a token range's
 //                     start and end (8 bytes each, big-endian); reply: the
 //                     partitions there with an unfinished proposal
@@ -46,6 +51,15 @@ void EncodeBallot(const Ballot& ballot, Bytes& out);
 [[nodiscard]] PrepareResponse DecodePrepareResponse(BytesView bytes);
 [[nodiscard]] Bytes EncodeProposeResponse(const ProposeResponse& response);
 [[nodiscard]] ProposeResponse DecodeProposeResponse(BytesView bytes);
+
+// PAXOS2_PREPARE's request: a prepare that reads when it promises.
+struct PrepareAndReadRequest {
+  Proposal prepare;  // the ballot, with an empty update naming the partition
+  std::vector<storage::ReadCommand> reads;
+};
+[[nodiscard]] Bytes EncodePrepareAndReadRequest(const Proposal& prepare,
+                                                const std::vector<storage::ReadCommand>& reads);
+[[nodiscard]] PrepareAndReadRequest DecodePrepareAndReadRequest(BytesView bytes);
 
 struct UncommittedRequest {
   types::Uuid table_id;

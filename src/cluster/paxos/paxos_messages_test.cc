@@ -30,7 +30,7 @@ storage::Mutation UpdateOf(int32_t k, int64_t timestamp) {
 TEST(PaxosMessagesTest, RepliesRoundTrip) {
   const Ballot low = Ballot::Make(1'700'000'000'000'001, 5);
   const Ballot high = Ballot::Make(1'700'000'000'000'002, 7);
-  const std::vector<PrepareResponse> prepares = {
+  std::vector<PrepareResponse> prepares = {
       {.promised = true, .refused_by = {}, .accepted = std::nullopt, .committed = std::nullopt},
       {.promised = false, .refused_by = high, .accepted = std::nullopt, .committed = std::nullopt},
       {.promised = true,
@@ -38,6 +38,9 @@ TEST(PaxosMessagesTest, RepliesRoundTrip) {
        .accepted = Proposal{high, UpdateOf(1, high.micros())},
        .committed = Proposal{low, UpdateOf(2, low.micros())}},
   };
+  PrepareResponse with_reads = prepares[2];
+  with_reads.reads = {Bytes("first read"), Bytes()};
+  prepares.push_back(with_reads);
   for (const PrepareResponse& response : prepares) {
     EXPECT_EQ(DecodePrepareResponse(EncodePrepareResponse(response)), response);
   }
@@ -47,6 +50,49 @@ TEST(PaxosMessagesTest, RepliesRoundTrip) {
   }
   const Proposal proposal{high, UpdateOf(3, high.micros())};
   EXPECT_EQ(DecodeProposal(EncodeProposal(proposal)), proposal);
+}
+
+TEST(PaxosMessagesTest, PrepareAndReadRequestsRoundTripAndRefuseMalformedBytes) {
+  const Ballot ballot = Ballot::Make(1'700'000'000'000'001, 5);
+  storage::Mutation empty = UpdateOf(4, ballot.micros());
+  empty.rows.clear();
+  const Proposal prepare{ballot, empty};
+  storage::ReadCommand read;
+  read.table_id = empty.table_id;
+  read.partitions = {empty.partition};
+  read.now_seconds = 1'700'000'000;
+  for (const std::vector<storage::ReadCommand>& reads :
+       {std::vector<storage::ReadCommand>{}, std::vector<storage::ReadCommand>{read, read}}) {
+    const Bytes bytes = EncodePrepareAndReadRequest(prepare, reads);
+    const PrepareAndReadRequest decoded = DecodePrepareAndReadRequest(bytes);
+    EXPECT_EQ(decoded.prepare, prepare);
+    ASSERT_EQ(decoded.reads.size(), reads.size());
+    for (const storage::ReadCommand& r : decoded.reads) {
+      EXPECT_EQ(r.table_id, read.table_id);
+      EXPECT_EQ(r.partitions, read.partitions);
+    }
+    for (size_t cut = 0; cut < bytes.size(); ++cut) {
+      EXPECT_THROW((void)DecodePrepareAndReadRequest(BytesView(bytes).substr(0, cut)),
+                   std::runtime_error)
+          << cut;
+    }
+    EXPECT_THROW((void)DecodePrepareAndReadRequest(bytes + "x"), std::runtime_error);
+  }
+  // A count of reads no bytes could hold.
+  Bytes huge = EncodePrepareAndReadRequest(prepare, {});
+  huge.back() = '\x7f';
+  EXPECT_THROW((void)DecodePrepareAndReadRequest(huge), std::runtime_error);
+  // A reply flagging reads must carry some, each whole.
+  Bytes reply = EncodePrepareResponse({.promised = true, .reads = {Bytes("r")}});
+  EXPECT_EQ(DecodePrepareResponse(reply).reads, std::vector<Bytes>{Bytes("r")});
+  for (size_t cut = 1; cut < reply.size(); ++cut) {
+    EXPECT_THROW((void)DecodePrepareResponse(BytesView(reply).substr(0, cut)), std::runtime_error)
+        << cut;
+  }
+  Bytes no_reads = EncodePrepareResponse({.promised = true});
+  no_reads[0] = static_cast<char>(no_reads[0] | 8);
+  no_reads.push_back('\0');
+  EXPECT_THROW((void)DecodePrepareResponse(no_reads), std::runtime_error);
 }
 
 TEST(PaxosMessagesTest, MalformedBytesAreRefused) {
@@ -96,7 +142,8 @@ TEST(PaxosMessagesTest, AReplicaRefusesAMalformedRequest) {
   PaxosAcceptor acceptor(engine, clock, [](const types::Uuid&) { return 3 * 3600; });
   for (const messaging::Verb verb :
        {messaging::Verb::kPaxosPrepare, messaging::Verb::kPaxosPropose,
-        messaging::Verb::kPaxosCommit, messaging::Verb::kPaxosUncommitted}) {
+        messaging::Verb::kPaxosCommit, messaging::Verb::kPaxosUncommitted,
+        messaging::Verb::kPaxosPrepareAndRead}) {
     EXPECT_THROW((void)AnswerPaxosRequest(acceptor, verb, "garbage"), std::runtime_error);
   }
   EXPECT_THROW((void)AnswerPaxosRequest(acceptor, messaging::Verb::kRead, "garbage"),

@@ -28,6 +28,9 @@ struct PaxosOperationCounts {
   uint64_t unknown_results = 0;     // CAS_WRITE_UNKNOWN
   uint64_t unfinished_commits = 0;  // another proposer's round finished first
   uint64_t conditions_not_met = 0;  // transactions only: [applied] false
+  // Paxos v2: attempts decided on the reads the promises carried, nothing
+  // in flight (no QUORUM read; no proposal for a read or failed condition).
+  uint64_t decided_at_prepare = 0;
 };
 
 class PaxosMetrics {
@@ -39,7 +42,8 @@ class PaxosMetrics {
     kUnavailable,
     kUnknownResult,
     kUnfinishedCommit,
-    kConditionNotMet
+    kConditionNotMet,
+    kDecidedAtPrepare
   };
 
   void Add(PaxosOperation operation, Count count) noexcept {
@@ -55,16 +59,17 @@ class PaxosMetrics {
     auto get = [&](Count count) {
       return c[static_cast<int>(count)].load(std::memory_order_relaxed);
     };
-    return {get(Count::kStarted),        get(Count::kContention),    get(Count::kTimeout),
-            get(Count::kUnavailable),    get(Count::kUnknownResult), get(Count::kUnfinishedCommit),
-            get(Count::kConditionNotMet)};
+    return {get(Count::kStarted),         get(Count::kContention),
+            get(Count::kTimeout),         get(Count::kUnavailable),
+            get(Count::kUnknownResult),   get(Count::kUnfinishedCommit),
+            get(Count::kConditionNotMet), get(Count::kDecidedAtPrepare)};
   }
   uint64_t Rounds(PaxosPhase phase) const noexcept {
     return rounds_[static_cast<int>(phase)].load(std::memory_order_relaxed);
   }
 
  private:
-  static constexpr int kCounts = 7;
+  static constexpr int kCounts = 8;
   std::atomic<uint64_t> counts_[kPaxosOperations][kCounts] = {};
   std::atomic<uint64_t> rounds_[kPaxosPhases] = {};
 };

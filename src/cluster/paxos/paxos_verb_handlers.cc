@@ -15,6 +15,12 @@ Bytes AnswerPaxosRequest(PaxosAcceptor& acceptor, Verb verb, BytesView payload) 
     const UncommittedRequest request = DecodeUncommittedRequest(payload);
     return EncodeUncommittedResponse(acceptor.Uncommitted(request.table_id, request.range));
   }
+  if (verb == Verb::kPaxosPrepareAndRead) {
+    const PrepareAndReadRequest request = DecodePrepareAndReadRequest(payload);
+    return EncodePrepareResponse(acceptor.Prepare(request.prepare.update.table_id,
+                                                  request.prepare.update.partition,
+                                                  request.prepare.ballot, request.reads));
+  }
   Proposal request = DecodeProposal(payload);
   switch (verb) {
     case Verb::kPaxosPrepare:
@@ -32,8 +38,8 @@ Bytes AnswerPaxosRequest(PaxosAcceptor& acceptor, Verb verb, BytesView payload) 
 
 void RegisterPaxosHandlers(messaging::MessagingService& messaging, PaxosAcceptor& acceptor,
                            BlockingRunner blocking) {
-  for (const Verb verb :
-       {Verb::kPaxosPrepare, Verb::kPaxosPropose, Verb::kPaxosCommit, Verb::kPaxosUncommitted}) {
+  for (const Verb verb : {Verb::kPaxosPrepare, Verb::kPaxosPropose, Verb::kPaxosCommit,
+                          Verb::kPaxosUncommitted, Verb::kPaxosPrepareAndRead}) {
     messaging.RegisterHandler(verb, [&acceptor, blocking, verb](const messaging::Message& message,
                                                                 messaging::Responder responder) {
       // A std::function must be copyable; the responder is not.

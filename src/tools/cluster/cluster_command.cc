@@ -191,6 +191,12 @@ ClusterLayout ParseClusterOptions(const std::vector<std::string>& options) {
     } else if (option == "--etcd-port") {
       layout.etcd_client_port = static_cast<uint16_t>(ParseNumber(option, value, 1, 65534));
       layout.etcd_peer_port = layout.etcd_client_port + 1;
+    } else if (option == "--node-option") {
+      const size_t equals = value.find('=');
+      if (equals == 0 || equals == std::string::npos) {
+        throw std::invalid_argument("--node-option takes key=value, not " + value);
+      }
+      layout.node_options.emplace_back(value.substr(0, equals), value.substr(equals + 1));
     } else {
       throw std::invalid_argument("unknown option " + option);
     }
@@ -214,7 +220,9 @@ std::string ClusterUsage() {
          "  --storage-port P   every node's internode port (default: 7000)\n"
          "  --prometheus-port P  every node's metrics endpoint, /metrics; 0: any free port\n"
          "                     (default: 9180)\n"
-         "  --etcd-port P      etcd's client port; P+1 is its peer port (default: 2379)\n";
+         "  --etcd-port P      etcd's client port; P+1 is its peer port (default: 2379)\n"
+         "  --node-option K=V  start every node with cassandra.yaml's key K set to V\n"
+         "                     (e.g. paxos_variant=v1); repeatable\n";
 }
 
 int RunClusterCommand(const std::vector<std::string>& args, const std::string& self) {

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sibyl::tools::cluster {
@@ -27,6 +28,9 @@ struct ClusterLayout {
   uint16_t prometheus_port = 9180;  // every node's metrics endpoint, on its own address
   uint16_t etcd_client_port = 2379;
   uint16_t etcd_peer_port = 2380;
+  // cassandra.yaml keys every node is started with (--node-option
+  // key=value: `sibyl start --key value`, '_' spelled '-').
+  std::vector<std::pair<std::string, std::string>> node_options;
 
   // Node i counts from 1.
   std::string NodeAddress(int i) const { return "127.0.0." + std::to_string(i); }

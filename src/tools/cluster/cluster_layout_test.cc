@@ -55,5 +55,17 @@ TEST(ClusterLayoutTest, OptionsAsTheUsageSays) {
   EXPECT_THROW(ParseClusterOptions({"--colour", "red"}), std::invalid_argument);
 }
 
+TEST(ClusterLayoutTest, NodeOptionsBecomeEveryNodesFlags) {
+  const ClusterLayout layout = ParseClusterOptions(
+      {"--node-option", "paxos_variant=v1", "--node-option", "cas_contention_timeout=2000ms"});
+  for (int i : {1, 3}) {
+    const auto node = layout.NodeCommand(i, "/bin/sibyl");
+    EXPECT_EQ(ValueOf(node, "--paxos-variant"), "v1");
+    EXPECT_EQ(ValueOf(node, "--cas-contention-timeout"), "2000ms");
+  }
+  EXPECT_THROW(ParseClusterOptions({"--node-option", "paxos_variant"}), std::invalid_argument);
+  EXPECT_THROW(ParseClusterOptions({"--node-option", "=v1"}), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace sibyl::tools::cluster

@@ -27,8 +27,10 @@ ADDRESSES = [f"127.0.0.{i}" for i in range(1, NODES + 1)]
 
 class RunningCluster:
     def __init__(self, directory: Path, native_port: int, storage_port: int, etcd_port: int,
-                 metrics_port: int):
+                 metrics_port: int, node_options: tuple[tuple[str, str], ...] = ()):
         self.directory = directory
+        # cassandra.yaml keys every node starts with (`sibyl cluster start --node-option`).
+        self.node_options = node_options
         self.native_port = native_port
         self.metrics_port = metrics_port  # every node's /metrics, on its own address
         self.storage_port = storage_port
@@ -102,7 +104,9 @@ class RunningCluster:
                 "--data-dir", str(self.node_dir(i) / "data"),
                 "--seeds", f"127.0.0.1:{self.storage_port}",
                 "--metadata-store", "etcd",
-                "--etcd-endpoints", f"http://127.0.0.1:{self.etcd_port}"]
+                "--etcd-endpoints", f"http://127.0.0.1:{self.etcd_port}",
+                *(arg for key, value in self.node_options
+                  for arg in ("--" + key.replace("_", "-"), value))]
 
     def connect(self, address: str = "127.0.0.1", only: bool = False, **options) -> Cluster:
         """A driver contacting `address`; with `only`, every query goes there."""
@@ -116,16 +120,21 @@ class RunningCluster:
 
 
 @contextlib.contextmanager
-def running_cluster(nodes: int = NODES, parent: Path | None = None) -> Iterator[RunningCluster]:
+def running_cluster(nodes: int = NODES, parent: Path | None = None,
+                    node_options: tuple[tuple[str, str], ...] = ()) -> Iterator[RunningCluster]:
     """`nodes` nodes and etcd in a new temporary directory (under `parent` if
-    given, so that a caller can stop what a crashed test left running)."""
+    given, so that a caller can stop what a crashed test left running), every node started with
+    the cassandra.yaml keys `node_options` set."""
     with tempfile.TemporaryDirectory(prefix="sibyl-cluster-test-", dir=parent) as tmp:
         # A port can be taken between the probe and the bind (etcd also binds
         # the etcd port + 1): a start that fails with "in use" is retried on
         # new ports, in a new directory.
         for attempt in range(1, 4):
-            running = RunningCluster(Path(tmp) / f"cluster{attempt}", *cluster_ports())
+            running = RunningCluster(Path(tmp) / f"cluster{attempt}", *cluster_ports(),
+                                     node_options=node_options)
             started = running.command("start", "--nodes", str(nodes),
+                                      *(arg for key, value in node_options
+                                        for arg in ("--node-option", f"{key}={value}")),
                                       "--native-port", str(running.native_port),
                                       "--storage-port", str(running.storage_port),
                                       "--prometheus-port", str(running.metrics_port),

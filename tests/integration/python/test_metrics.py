@@ -214,3 +214,6 @@ def test_every_node_of_a_cluster_serves_its_own_metrics_with_hints_and_paxos():
                                operation="transaction") == transactions
             assert samples.get("sibyl_paxos_rounds_total", phase="prepare") == transactions
             assert samples.get("sibyl_paxos_rounds_total", phase="commit") == transactions
+            # paxos_variant v2, the default: decided on the reads its promises carried.
+            assert samples.get("sibyl_paxos_decided_at_prepare_total",
+                               operation="transaction") == transactions
