@@ -1,7 +1,8 @@
 #pragma once
 // The coordinator's side of Paxos for lightweight transactions, as
 // Cassandra 4.1 runs it with paxos_variant v1 (StorageProxy.cas, doPaxos,
-// beginAndRepairPaxos, readWithPaxos): one Paxos instance per partition
+// beginAndRepairPaxos, readWithPaxos), with v2's fast path when
+// ClusterServices::paxos_variant says v2: one Paxos instance per partition
 // among its replicas, no leader. Each attempt, within cas_contention_timeout:
 //
 //   1. prepare a new ballot at the live replicas; a quorum of them (of the
@@ -12,9 +13,15 @@
 //      statement's level), and replicas behind the last commit get it; then
 //      the attempt starts again. So does an attempt whose ballot is not of a
 //      later microsecond than every ballot the promises carried, so that
-//      each decision's writes are timestamped after the previous one's.
-//   3. a CAS reads at QUORUM (LOCAL_QUORUM for LOCAL_SERIAL) and decides;
-//      a SERIAL read decides nothing.
+//      each decision's writes are timestamped after the previous one's (a
+//      SERIAL read that finishes nothing writes nothing, and goes on).
+//   3. v2: the prepare carried the operation's reads (PAXOS2_PREPARE) and
+//      each promiser read as it promised; when every promiser answered them
+//      alike, the attempt decides on them (4.1's "Fast Read / Failed
+//      Write"): a SERIAL read ends here, and so does a CAS whose condition
+//      failed; one that applies goes on to 4. v1, or v2's promisers
+//      answering differently: a CAS reads at QUORUM (LOCAL_QUORUM for
+//      LOCAL_SERIAL) and decides; a SERIAL read decides nothing.
 //   4. propose the update (an empty one when the condition failed, or for
 //      a SERIAL read, which makes them linearizable as v1 does); then
 //   5. commit it at the statement's level (an empty update is not

@@ -97,6 +97,7 @@ struct StressOptionsGiven {
   bool duration = false;
   bool table = false;
   bool value_size = false;
+  bool lwt_condition = false;
 };
 
 // The options without a value. False when `name` is not one of them.
@@ -196,6 +197,15 @@ bool ApplyDataOption(const std::string& name, const std::string& value, StressOp
     o.write_ratio = ParseInt(name, value.substr(0, colon), 0, 1000000);
     o.read_ratio = ParseInt(name, value.substr(colon + 1), 0, 1000000);
     if (o.write_ratio + o.read_ratio == 0) Fail("--ratio 0:0 leaves nothing to do");
+  } else if (name == "lwt-condition") {
+    if (value == "applies") {
+      o.lwt_applies = true;
+    } else if (value == "fails") {
+      o.lwt_applies = false;
+    } else {
+      Fail("Invalid value '" + value + "' for --lwt-condition: expected applies or fails");
+    }
+    given.lwt_condition = true;
   } else if (name == "replication-factor") {
     o.replication_factor = ParseInt(name, value, 1, 100);
   } else if (name == "keyspace") {
@@ -221,6 +231,9 @@ void CheckStressOptionsAgree(const StressOptions& o, const StressOptionsGiven& g
   if (o.workload == Workload::kCounter && given.value_size) {
     // Counters have no value size; refusing beats silently ignoring it.
     Fail("--value-size does not apply to the counter workload");
+  }
+  if (given.lwt_condition && o.workload != Workload::kLwt) {
+    Fail("--lwt-condition applies to the lwt workload");
   }
   if (o.populate && o.workload != Workload::kRead && o.workload != Workload::kMixed &&
       o.workload != Workload::kScan) {
@@ -317,8 +330,8 @@ std::string StressUsage() {
          "  mixed    writes and reads in --ratio W:R, keys uniform over the key space\n"
          "  counter  UPDATE ... SET v0 = v0 + 1 on a counter table\n"
          "  scan     SELECT * over the whole table, 1000 rows a page; one op per page\n"
-         "  lwt      UPDATE ... IF v0 != 0x, a lightweight transaction that applies (prepare,\n"
-         "           read, propose, commit), keys uniform (--partitions 1: one contended key);\n"
+         "  lwt      UPDATE ... IF v0 != 0x, a lightweight transaction that applies (every\n"
+         "           Paxos round runs), keys uniform (--partitions 1: one contended key);\n"
          "           --consistency is the commit level, SERIAL the Paxos one\n"
          "\n"
          "Options:\n"
@@ -342,6 +355,8 @@ std::string StressUsage() {
          "  --value-size B           bytes per value (32)\n"
          "  --slice K                read: rows per read (1 = point read)\n"
          "  --ratio W:R              mixed: writes to reads (1:1)\n"
+         "  --lwt-condition C        lwt: applies (IF v0 != 0x) or fails (IF v0 = 0x,\n"
+         "                           [applied] false) (applies)\n"
          "  --consistency CL         consistency level: ONE, QUORUM, ALL, LOCAL_ONE, ... (ONE)\n"
          "  --replication-factor N   of the keyspace stress creates, SimpleStrategy (1)\n"
          "  --keyspace KS            keyspace (sibyl_stress)\n"

@@ -68,6 +68,10 @@ struct StressOptions {
   // read: rows per read; 1 reads one row by its full primary key, K > 1
   // reads the first K rows of a partition. Default: 1.
   int slice = 1;
+  // lwt: whether the condition holds (IF v0 != 0x: every round runs) or
+  // never does (IF v0 = 0x: [applied] false, which Paxos v2 decides at the
+  // prepare). Default: true.
+  bool lwt_applies = true;
   // mixed: writes : reads. Default: 1:1.
   int write_ratio = 1;
   int read_ratio = 1;

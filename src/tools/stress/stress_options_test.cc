@@ -165,6 +165,11 @@ TEST(StressOptionsTest, Errors) {
             "48) (see sibyl stress --help)");
   EXPECT_EQ(ErrorOf({"write", "--populate"}),
             "--populate applies to the read, mixed and scan workloads (see sibyl stress --help)");
+  EXPECT_EQ(ErrorOf({"write", "--lwt-condition", "fails"}),
+            "--lwt-condition applies to the lwt workload (see sibyl stress --help)");
+  EXPECT_EQ(ErrorOf({"lwt", "--lwt-condition", "maybe"}),
+            "Invalid value 'maybe' for --lwt-condition: expected applies or fails (see sibyl "
+            "stress --help)");
   EXPECT_EQ(ErrorOf({"counter", "--value-size", "8"}),
             "--value-size does not apply to the counter workload (see sibyl stress --help)");
   EXPECT_EQ(ErrorOf({"write", "--duration", "0s"}),

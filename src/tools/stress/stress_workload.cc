@@ -89,7 +89,7 @@ WorkloadStatements StatementsFor(const StressOptions& options) {
     for (int c = 0; c < options.columns; ++c) {
       s.write += (c ? ", " : "") + ValueColumn(c) + " = ?";
     }
-    s.write += key_match + " IF v0 != 0x";
+    s.write += key_match + (options.lwt_applies ? " IF v0 != 0x" : " IF v0 = 0x");
   } else if (counter) {
     s.write = "UPDATE " + table + " SET ";
     for (int c = 0; c < options.columns; ++c) {

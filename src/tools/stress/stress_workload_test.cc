@@ -42,6 +42,8 @@ TEST(StressWorkloadTest, CounterAndScanStatements) {
   EXPECT_EQ(StatementsFor(Options({"lwt", "--columns", "2", "--rows-per-partition", "2"})).write,
             "UPDATE sibyl_stress.standard1 SET v0 = ?, v1 = ? WHERE pk = ? AND ck = ? "
             "IF v0 != 0x");
+  EXPECT_EQ(StatementsFor(Options({"lwt", "--lwt-condition", "fails"})).write,
+            "UPDATE sibyl_stress.standard1 SET v0 = ? WHERE pk = ? IF v0 = 0x");
 }
 
 int64_t BigintOf(const Value& v) {
