@@ -60,8 +60,8 @@ Workload ParseWorkload(const std::string& name) {
   Fail("Unknown workload '" + name + "': expected write, read, mixed, counter, scan or lwt");
 }
 
-// A consistency level by its name, any case. SERIAL and LOCAL_SERIAL are
-// for conditional updates, which stress does not issue.
+// A consistency level by its name, any case. SERIAL and LOCAL_SERIAL only
+// for reads (CheckStressOptionsAgree): Paxos reads.
 protocol::Consistency ParseConsistency(const std::string& name) {
   std::string upper = name;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -69,12 +69,13 @@ protocol::Consistency ParseConsistency(const std::string& name) {
        {protocol::Consistency::kAny, protocol::Consistency::kOne, protocol::Consistency::kTwo,
         protocol::Consistency::kThree, protocol::Consistency::kQuorum, protocol::Consistency::kAll,
         protocol::Consistency::kLocalQuorum, protocol::Consistency::kEachQuorum,
-        protocol::Consistency::kLocalOne}) {
+        protocol::Consistency::kLocalOne, protocol::Consistency::kSerial,
+        protocol::Consistency::kLocalSerial}) {
     if (upper == protocol::ConsistencyName(static_cast<uint16_t>(level))) return level;
   }
   Fail("Unknown consistency level '" + name +
        "' for --consistency: expected ANY, ONE, TWO, THREE, QUORUM, ALL, LOCAL_QUORUM, "
-       "EACH_QUORUM or LOCAL_ONE");
+       "EACH_QUORUM, LOCAL_ONE, SERIAL or LOCAL_SERIAL");
 }
 
 // An unquoted CQL identifier: what --keyspace and --table accept.
@@ -232,6 +233,11 @@ void CheckStressOptionsAgree(const StressOptions& o, const StressOptionsGiven& g
     // Counters have no value size; refusing beats silently ignoring it.
     Fail("--value-size does not apply to the counter workload");
   }
+  const bool serial = o.consistency == protocol::Consistency::kSerial ||
+                      o.consistency == protocol::Consistency::kLocalSerial;
+  if (serial && (o.workload != Workload::kRead || o.populate)) {
+    Fail("--consistency SERIAL or LOCAL_SERIAL applies to the read workload, without --populate");
+  }
   if (given.lwt_condition && o.workload != Workload::kLwt) {
     Fail("--lwt-condition applies to the lwt workload");
   }
@@ -357,7 +363,8 @@ std::string StressUsage() {
          "  --ratio W:R              mixed: writes to reads (1:1)\n"
          "  --lwt-condition C        lwt: applies (IF v0 != 0x) or fails (IF v0 = 0x,\n"
          "                           [applied] false) (applies)\n"
-         "  --consistency CL         consistency level: ONE, QUORUM, ALL, LOCAL_ONE, ... (ONE)\n"
+         "  --consistency CL         consistency level: ONE, QUORUM, ALL, LOCAL_ONE, ... (ONE);\n"
+         "                           read: SERIAL or LOCAL_SERIAL too (Paxos reads)\n"
          "  --replication-factor N   of the keyspace stress creates, SimpleStrategy (1)\n"
          "  --keyspace KS            keyspace (sibyl_stress)\n"
          "  --table T                table (standard1; counter1 for counter)\n"

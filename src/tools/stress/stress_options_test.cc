@@ -186,9 +186,22 @@ TEST(StressOptionsTest, SeveralHostsMakeTheRunTokenAware) {
   EXPECT_EQ(ErrorOf({"write", "--host", "a,,b"}),
             "Empty host in --host 'a,,b' (see sibyl stress --help)");
   EXPECT_EQ(ErrorOf({"write", "--host", ""}), "Empty host in --host '' (see sibyl stress --help)");
-  EXPECT_EQ(ErrorOf({"write", "--consistency", "SERIAL"}),
-            "Unknown consistency level 'SERIAL' for --consistency: expected ANY, ONE, TWO, THREE, "
-            "QUORUM, ALL, LOCAL_QUORUM, EACH_QUORUM or LOCAL_ONE (see sibyl stress --help)");
+  EXPECT_EQ(ErrorOf({"write", "--consistency", "FEW"}),
+            "Unknown consistency level 'FEW' for --consistency: expected ANY, ONE, TWO, THREE, "
+            "QUORUM, ALL, LOCAL_QUORUM, EACH_QUORUM, LOCAL_ONE, SERIAL or LOCAL_SERIAL (see sibyl "
+            "stress --help)");
+  // Paxos reads: the read workload only, on rows written before.
+  EXPECT_EQ(Parse({"read", "--consistency", "serial"}).consistency, protocol::Consistency::kSerial);
+  EXPECT_EQ(Parse({"read", "--consistency", "LOCAL_SERIAL"}).consistency,
+            protocol::Consistency::kLocalSerial);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"write", "--consistency", "SERIAL"},
+        std::vector<std::string>{"lwt", "--consistency", "SERIAL"},
+        std::vector<std::string>{"read", "--populate", "--consistency", "SERIAL"}}) {
+    EXPECT_EQ(ErrorOf(args),
+              "--consistency SERIAL or LOCAL_SERIAL applies to the read workload, without "
+              "--populate (see sibyl stress --help)");
+  }
 }
 
 TEST(StressOptionsTest, HelpStopsParsing) {
