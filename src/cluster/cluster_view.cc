@@ -1,5 +1,7 @@
 #include "cluster/cluster_view.h"
 
+#include <algorithm>
+
 #include "common/check.h"
 #include "common/error.h"
 
@@ -12,32 +14,40 @@ ClusterViewPtr ClusterView::Build(uint64_t epoch, metadata::DirectoryPtr directo
   view->local_id_ = local;
   view->local_ = directory->Find(local);
   SIBYL_CHECK(view->local_ != nullptr, "the local node must be a member of its cluster view");
-  std::map<locator::NodeId, std::vector<dht::Token>> tokens;
+  std::map<locator::NodeId, std::vector<dht::Token>> tokens;         // placing data now
+  std::map<locator::NodeId, std::vector<dht::Token>> future_tokens;  // once the moves finish
+  bool moving = false;
   std::map<locator::NodeId, locator::Location> locations;
   for (const auto& [id, record] : directory->nodes()) {
-    tokens.emplace(id, record.tokens);
+    if (record.state != metadata::NodeState::kJoining) tokens.emplace(id, record.tokens);
+    if (record.state != metadata::NodeState::kLeaving) future_tokens.emplace(id, record.tokens);
+    moving |= record.state != metadata::NodeState::kNormal;
     locations.emplace(id, locator::Location{record.datacenter, record.rack});
     const auto address = messaging::PeerAddress{record.broadcast_address,
                                                 static_cast<uint16_t>(record.storage_port)};
     view->by_address_.emplace(address, id);
   }
   view->ring_ = locator::TokenRing(tokens);
+  if (moving) view->future_ring_.emplace(future_tokens);
   view->topology_ = locator::Topology(std::move(locations));
-  // Keyspaces sharing a replication map share its placement.
-  std::map<std::map<std::string, std::string>, std::shared_ptr<const locator::ReplicaPlacement>>
-      placements;
+  // Keyspaces sharing a replication map share its placements.
+  std::map<std::map<std::string, std::string>, KeyspaceReplication> placements;
   for (const auto& [name, keyspace] : schema->keyspaces()) {
-    auto& placement = placements[keyspace->replication];
-    if (!placement) {
+    KeyspaceReplication& replication = placements[keyspace->replication];
+    if (!replication.placement) {
       try {
-        placement = locator::ReplicaPlacement::Build(
-            locator::ReplicationStrategy::FromMap(keyspace->replication), view->ring_,
-            view->topology_, local);
+        const auto strategy = locator::ReplicationStrategy::FromMap(keyspace->replication);
+        replication.placement =
+            locator::ReplicaPlacement::Build(strategy, view->ring_, view->topology_, local);
+        if (view->future_ring_) {
+          replication.future = locator::ReplicaPlacement::Build(strategy, *view->future_ring_,
+                                                                view->topology_, local);
+        }
       } catch (const CqlError&) {
         continue;
       }
     }
-    const auto [entry, added] = view->keyspaces_.emplace(name, KeyspaceReplication{placement});
+    const auto [entry, added] = view->keyspaces_.emplace(name, replication);
     for (const auto* tables : {&keyspace->tables, &keyspace->views}) {
       for (const auto& [table_name, table] : *tables) {
         view->by_table_.emplace(table->id, &entry->second);
@@ -48,6 +58,16 @@ ClusterViewPtr ClusterView::Build(uint64_t epoch, metadata::DirectoryPtr directo
   view->directory_ = std::move(directory);
   view->schema_ = std::move(schema);
   return view;
+}
+
+std::vector<locator::NodeId> KeyspaceReplication::PendingReplicasFor(dht::Token token) const {
+  std::vector<locator::NodeId> pending;
+  if (!future) return pending;
+  const std::span<const locator::NodeId> now = placement->ReplicasFor(token);
+  for (const locator::NodeId& replica : future->ReplicasFor(token)) {
+    if (std::find(now.begin(), now.end(), replica) == now.end()) pending.push_back(replica);
+  }
+  return pending;
 }
 
 const KeyspaceReplication* ClusterView::ReplicationOf(std::string_view keyspace) const {

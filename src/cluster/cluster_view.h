@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "locator/replica_placement.h"
 #include "locator/replication_strategy.h"
@@ -30,10 +31,19 @@
 
 namespace sibyl::cluster {
 
-// Where a keyspace's data lives.
+// Where a keyspace's data lives. While members join or leave (a JOINING or
+// LEAVING member in the directory), `placement` is the ring of the members
+// whose tokens place data now (NORMAL and LEAVING: the natural replicas,
+// which reads use) and `future` the ring once those changes finish (NORMAL
+// and JOINING); the replicas `future` adds are pending (Cassandra's pending
+// ranges): writes and Paxos go to them too, counted as 4.1 counts them.
 struct KeyspaceReplication {
   std::shared_ptr<const locator::ReplicaPlacement> placement;
+  std::shared_ptr<const locator::ReplicaPlacement> future;  // null: no range is moving
   const locator::ReplicationStrategy& strategy() const { return placement->strategy(); }
+  // The replicas that will own `token` and do not now, in the future
+  // placement's order: none when no range is moving.
+  std::vector<locator::NodeId> PendingReplicasFor(dht::Token token) const;
 };
 
 class ClusterView {
@@ -50,7 +60,10 @@ class ClusterView {
   const metadata::NodeRecord& local() const { return *local_; }
   const metadata::Directory& directory() const { return *directory_; }
   const schema::Schema& schema() const { return *schema_; }
+  // The ring of the members whose tokens place data now (not JOINING).
   const locator::TokenRing& ring() const { return ring_; }
+  // Whether some member is JOINING or LEAVING.
+  bool ranges_moving() const { return future_ring_.has_value(); }
   const locator::Topology& topology() const { return topology_; }
 
   // nullptr for a keyspace the schema does not have.
@@ -78,6 +91,7 @@ class ClusterView {
   metadata::DirectoryPtr directory_;
   schema::SchemaPtr schema_;
   locator::TokenRing ring_;
+  std::optional<locator::TokenRing> future_ring_;  // once the moves finish; while ranges move
   locator::Topology topology_;
   std::map<std::string, KeyspaceReplication, std::less<>> keyspaces_;
   std::map<types::Uuid, const KeyspaceReplication*> by_table_;  // points into keyspaces_

@@ -53,6 +53,20 @@ bool IsDatacenterLocal(uint16_t consistency) {
   }
 }
 
+int PendingBlockFor(uint16_t consistency, std::span<const std::string_view> pending,
+                    std::string_view local_dc) {
+  switch (static_cast<Consistency>(consistency)) {
+    case Consistency::kAny:
+      return 0;
+    case Consistency::kLocalOne:
+    case Consistency::kLocalQuorum:
+    case Consistency::kLocalSerial:
+      return static_cast<int>(std::count(pending.begin(), pending.end(), local_dc));
+    default:
+      return static_cast<int>(pending.size());
+  }
+}
+
 int BlockFor(uint16_t consistency, const locator::ReplicationStrategy& strategy,
              std::string_view local_dc) {
   switch (static_cast<Consistency>(consistency)) {

@@ -37,6 +37,13 @@ namespace sibyl::cluster {
 // replicas (LOCAL_SERIAL is not flagged so in Cassandra either).
 [[nodiscard]] bool IsDatacenterLocal(uint16_t consistency);
 
+// What the pending replicas of a write add to its BlockFor (4.1's
+// ConsistencyLevel.blockForWrite): none for ANY, the local datacenter's for
+// LOCAL_ONE, LOCAL_QUORUM and LOCAL_SERIAL, every one for the others.
+// `pending` is each pending replica's datacenter.
+[[nodiscard]] int PendingBlockFor(uint16_t consistency, std::span<const std::string_view> pending,
+                                  std::string_view local_dc);
+
 // Throws CqlError(kUnavailable) unless `live` — the datacenter of each live
 // replica the request could use — satisfies `consistency`, `block_for`
 // being BlockFor's answer. ANY always passes (a hint on the coordinator will do).

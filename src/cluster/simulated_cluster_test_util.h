@@ -144,6 +144,10 @@ struct SimulatedClusterOptions {
   // dispatcher (Node::view_dispatcher, not started).
   bool views = false;
   PaxosVariant paxos_variant = PaxosVariant::kV2;
+  // Node i's state in the directory (JOINING: a pending replica of the
+  // ranges its tokens will take; LEAVING: its ranges' next owners are
+  // pending); absent: NORMAL.
+  std::map<int, metadata::NodeState> states;
 };
 
 class SimulatedCluster {
@@ -285,6 +289,9 @@ class SimulatedCluster {
       record.tokens = locator::AllocateTokens(locator::TokenRing(tokens), options_.num_tokens,
                                               options_.seed + static_cast<uint64_t>(i));
       record.release_version = "4.1.7";
+      if (const auto state = options_.states.find(i); state != options_.states.end()) {
+        record.state = state->second;
+      }
       directory = directory.With(record);
     }
     directory_record_ = std::make_shared<const metadata::Directory>(std::move(directory));

@@ -89,6 +89,15 @@ Bytes EncodeDirectory(const Directory& directory) {
     for (const dht::Token token : node.tokens) AppendBE64(out, static_cast<uint64_t>(token));
     AppendString(out, node.release_version);
   }
+  uint32_t moving = 0;
+  for (const auto& [id, node] : directory.nodes()) moving += node.state != NodeState::kNormal;
+  if (moving == 0) return out;
+  AppendBE32(out, moving);
+  for (const auto& [id, node] : directory.nodes()) {
+    if (node.state == NodeState::kNormal) continue;
+    out.append(id.View());
+    out.push_back(static_cast<char>(node.state));
+  }
   return out;
 }
 
@@ -102,6 +111,23 @@ Directory DecodeDirectory(BytesView data) {
     const types::Uuid id = node.host_id;
     if (!nodes.emplace(id, std::move(node)).second) {
       throw std::runtime_error("directory lists host " + id.ToString() + " twice");
+    }
+  }
+  if (!in.done()) {
+    const uint32_t moving = in.Count(17);
+    if (moving == 0) throw std::runtime_error("directory lists an empty set of node states");
+    for (uint32_t i = 0; i < moving; ++i) {
+      const types::Uuid id = types::Uuid::FromBytes(in.Take(16));
+      const auto state = static_cast<uint8_t>(in.Take(1)[0]);
+      const auto it = nodes.find(id);
+      if (it == nodes.end()) {
+        throw std::runtime_error("directory gives a state to unknown host " + id.ToString());
+      }
+      if (state != static_cast<uint8_t>(NodeState::kJoining) &&
+          state != static_cast<uint8_t>(NodeState::kLeaving)) {
+        throw std::runtime_error("directory has an unknown node state " + std::to_string(state));
+      }
+      it->second.state = static_cast<NodeState>(state);
     }
   }
   if (!in.done()) throw std::runtime_error("directory encoding has trailing bytes");

@@ -13,6 +13,10 @@
 //                | str native_address | i32 native_port | str datacenter | str rack
 //                | u32 n | i64 token × n | str release_version
 //   str       := u32 length | bytes
+//   then, when some member is not NORMAL:
+//   states    := u32 n | (16 bytes host_id | u8 state) × n   (NodeState; the
+//                NORMAL members are left out, so a directory of NORMAL
+//                members encodes as it did before states existed)
 //
 // A change of format is a new log entry format version.
 //
@@ -31,6 +35,13 @@
 
 namespace sibyl::metadata {
 
+// Where a member stands in the ring (Cassandra's gossip STATUS, issue 31):
+// a NORMAL member's tokens place data; a JOINING member's tokens will, once
+// it has the data (it is a pending replica: writes go to it, reads do not);
+// a LEAVING member's still do, until its data is elsewhere (the members
+// that will own its ranges are pending).
+enum class NodeState : uint8_t { kNormal = 0, kJoining = 1, kLeaving = 2 };
+
 struct NodeRecord {
   types::Uuid host_id;
   std::string broadcast_address;  // textual IP, as system.peers.peer
@@ -41,6 +52,7 @@ struct NodeRecord {
   std::string rack;
   std::vector<dht::Token> tokens;  // sorted
   std::string release_version;
+  NodeState state = NodeState::kNormal;
 
   bool operator==(const NodeRecord&) const = default;
 };

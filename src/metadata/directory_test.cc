@@ -41,6 +41,30 @@ TEST(DirectoryTest, EncodingRoundTrips) {
   EXPECT_THROW((void)DecodeDirectory(huge_count), std::runtime_error);
 }
 
+TEST(DirectoryTest, StatesOtherThanNormalFollowTheMembers) {
+  std::mt19937_64 rng(7);
+  Directory directory;
+  for (int n = 1; n <= 4; ++n) directory = directory.With(Node(n, 16, rng));
+  const Bytes all_normal = EncodeDirectory(directory);
+  NodeRecord joining = Node(2, 16, rng);
+  joining.state = NodeState::kJoining;
+  NodeRecord leaving = Node(4, 16, rng);
+  leaving.state = NodeState::kLeaving;
+  directory = directory.With(joining).With(leaving);
+  const Bytes encoded = EncodeDirectory(directory);
+  EXPECT_EQ(DecodeDirectory(encoded), directory);
+  EXPECT_EQ(DecodeDirectory(encoded).Find(joining.host_id)->state, NodeState::kJoining);
+  // Two states of 17 bytes and their count.
+  EXPECT_EQ(encoded.size(), all_normal.size() + 4 + 2 * 17);
+  for (size_t cut = encoded.size() - 2 * 17; cut < encoded.size(); ++cut) {
+    EXPECT_THROW((void)DecodeDirectory(BytesView(encoded).substr(0, cut)), std::runtime_error)
+        << cut;
+  }
+  Bytes unknown_state = encoded;
+  unknown_state.back() = '\x09';
+  EXPECT_THROW((void)DecodeDirectory(unknown_state), std::runtime_error);
+}
+
 TEST(DirectoryTest, WithReplacesAndWithoutRemoves) {
   std::mt19937_64 rng(1);
   const NodeRecord a = Node(1, 4, rng);

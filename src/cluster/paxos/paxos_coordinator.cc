@@ -185,18 +185,36 @@ class PaxosCoordinator::Attempts : public std::enable_shared_from_this<Attempts>
     const bool local_only = op_.serial_consistency == kConsistencyLocalSerial;
     live_.clear();
     int participants = 0;
+    int pending_participants = 0;
     std::vector<std::string_view> live_dcs;
-    for (const types::Uuid& replica :
-         replication->placement->ReplicasFor(dht::Token{op_.partition.token})) {
-      if (local_only && view_->DatacenterOf(replica) != local_dc) continue;
+    auto add = [&](const types::Uuid& replica) {
+      if (local_only && view_->DatacenterOf(replica) != local_dc) return false;
       ++participants;
-      if (replica != view_->local_id() && !owner_.services_.liveness->IsAlive(replica)) continue;
-      live_.push_back(replica);
-      live_dcs.push_back(view_->DatacenterOf(replica));
+      if (replica == view_->local_id() || owner_.services_.liveness->IsAlive(replica)) {
+        live_.push_back(replica);
+        live_dcs.push_back(view_->DatacenterOf(replica));
+      }
+      return true;
+    };
+    const dht::Token token{op_.partition.token};
+    for (const types::Uuid& replica : replication->placement->ReplicasFor(token)) add(replica);
+    // 4.1's ReplicaPlans.forPaxos: the replicas gaining the range take
+    // part, and a quorum is of natural and pending together.
+    for (const types::Uuid& replica : replication->PendingReplicasFor(token)) {
+      pending_participants += add(replica) ? 1 : 0;
     }
     required_ = participants / 2 + 1;
     AssureSufficientLiveReplicas(op_.serial_consistency, replication->strategy(), local_dc,
                                  live_dcs, required_);
+    if (pending_participants > 1) {
+      // CASSANDRA-8346; the count 4.1 prints is of every participant, and
+      // it asks for one more than there are, whatever is alive.
+      throw CqlError(ErrorCode::kUnavailable,
+                     "Cannot perform LWT operation as there is more than one (" +
+                         std::to_string(participants) + ") pending range movement",
+                     UnavailableInfo{op_.serial_consistency, participants + 1,
+                                     static_cast<int>(live_.size())});
+    }
   }
 
   void OnPrepared(RoundReplies<PrepareResponse> replies) {

@@ -241,6 +241,57 @@ TEST(PaxosV2Test, PromisersThatReadDifferentlyFallBackToTheQuorumRead) {
   EXPECT_EQ(metrics.Counts(paxos::PaxosOperation::kTransaction).decided_at_prepare, 1u);
 }
 
+// 4.1's ReplicaPlans.forPaxos: the replicas gaining a range take part, a
+// quorum counted over natural and pending together.
+TEST_P(PaxosCoordinatorTest, APendingReplicaTakesPartAndCountsInTheQuorum) {
+  const PaxosVariant variant = GetParam();
+  SimulatedCluster cluster({.nodes = 4,
+                            .seed = 85,
+                            .paxos_variant = variant,
+                            .states = {{3, metadata::NodeState::kJoining}}});
+  const int32_t k = KeyPendingOn(cluster, {3});
+  const std::vector<int> natural = ReplicaIndexes(cluster, k);
+  ASSERT_TRUE(RunCas(cluster, natural[0], k, std::nullopt, 10).applied);
+  cluster.RunUntil([&] { return StoredRow(cluster, 3, k, 0).has_value(); });
+  EXPECT_EQ(StoredRow(cluster, 3, k, 0)->value, 10);
+  ASSERT_TRUE(StateOn(cluster, 3, k).committed.has_value());
+  // Four participants, three required: with the joiner and one natural
+  // replica down, two are too few.
+  cluster.Kill(3);
+  cluster.Kill(natural[1]);
+  const Outcome outcome = RunCas(cluster, natural[0], k, 10, 11);
+  const CqlError e = ErrorOf(outcome.error);
+  ASSERT_EQ(e.code(), ErrorCode::kUnavailable) << e.what();
+  const auto* info = std::get_if<UnavailableInfo>(&e.detail());
+  ASSERT_NE(info, nullptr);
+  EXPECT_EQ(info->required, 3);
+  EXPECT_EQ(info->alive, 2);
+}
+
+TEST_P(PaxosCoordinatorTest, TwoPendingReplicasRefuseTheTransaction) {
+  const PaxosVariant variant = GetParam();
+  SimulatedCluster cluster(
+      {.nodes = 5,
+       .seed = 86,
+       .paxos_variant = variant,
+       .states = {{3, metadata::NodeState::kJoining}, {4, metadata::NodeState::kJoining}}});
+  int32_t k = -1;
+  for (int32_t key = 0; key < 1000 && k < 0; ++key) {
+    if (PendingIndexes(cluster, key).size() == 2) k = key;
+  }
+  ASSERT_GE(k, 0);
+  const Outcome outcome = RunCas(cluster, ReplicaIndexes(cluster, k)[0], k, std::nullopt, 1);
+  const CqlError e = ErrorOf(outcome.error);
+  ASSERT_EQ(e.code(), ErrorCode::kUnavailable);
+  // As 4.1 words it: the count is of every participant.
+  EXPECT_STREQ(e.what(),
+               "Cannot perform LWT operation as there is more than one (5) pending range movement");
+  const auto* info = std::get_if<UnavailableInfo>(&e.detail());
+  ASSERT_NE(info, nullptr);
+  EXPECT_EQ(info->required, 6);
+  EXPECT_EQ(info->alive, 5);
+}
+
 TEST_P(PaxosCoordinatorTest, SuccessiveTransactionsFromDifferentNodesChainTheirValues) {
   const PaxosVariant variant = GetParam();
   SimulatedCluster cluster({.nodes = 3, .seed = 32, .paxos_variant = variant});

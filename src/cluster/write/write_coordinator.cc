@@ -328,12 +328,25 @@ WriteCoordinator::PartitionWrite WriteCoordinator::Plan(const ClusterView& view,
   plan.counting.local_dc = view.DatacenterOf(view.local_id());
   plan.counting.block_for = BlockFor(options.consistency, strategy, plan.counting.local_dc);
   std::vector<std::string_view> live_dcs;
-  for (const types::Uuid& replica : replicas) {
+  auto add = [&](const types::Uuid& replica) {
     const bool alive = replica == view.local_id() || services_.liveness->IsAlive(replica);
     (alive ? plan.live : plan.dead).push_back(replica);
-    if (!alive) continue;
+    if (!alive) return;
     live_dcs.push_back(view.DatacenterOf(replica));
     ++plan.counting.candidates_per_dc[view.DatacenterOf(replica)];
+  };
+  for (const types::Uuid& replica : replicas) add(replica);
+  // Replicas gaining the range ("write both") count on top (4.1's
+  // blockForWrite), so that a quorum of the new owners has every write.
+  std::vector<std::string_view> pending_dcs;
+  if (replication->future) {
+    for (const types::Uuid& replica :
+         replication->PendingReplicasFor(dht::Token{mutation.partition.token})) {
+      add(replica);
+      pending_dcs.push_back(view.DatacenterOf(replica));
+    }
+    plan.counting.block_for +=
+        PendingBlockFor(options.consistency, pending_dcs, plan.counting.local_dc);
   }
   AssureSufficientLiveReplicas(options.consistency, strategy, plan.counting.local_dc, live_dcs,
                                plan.counting.block_for);
@@ -342,6 +355,9 @@ WriteCoordinator::PartitionWrite WriteCoordinator::Plan(const ClusterView& view,
     for (const auto& [dc, rf] : strategy.datacenter_factors()) {
       plan.counting.quorum_per_dc[dc] = LocalQuorumFor(strategy, dc);
     }
+    // 4.1's DatacenterSyncWriteResponseHandler: each pending replica raises
+    // its datacenter's count.
+    for (const std::string_view dc : pending_dcs) ++plan.counting.quorum_per_dc[std::string(dc)];
   }
   return plan;
 }

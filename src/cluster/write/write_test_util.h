@@ -108,6 +108,29 @@ inline std::vector<int> ReplicaIndexes(SimulatedCluster& cluster, int32_t k) {
   return indexes;
 }
 
+// The indexes of the nodes pending for partition k.
+inline std::vector<int> PendingIndexes(SimulatedCluster& cluster, int32_t k) {
+  const auto view = cluster.node(0).views.Get();
+  std::vector<int> indexes;
+  for (const auto& replica :
+       view->ReplicationOfTable(cluster.table().id)->PendingReplicasFor(KeyOf(k).token)) {
+    for (int i = 0; i < cluster.size(); ++i) {
+      if (cluster.node(i).id == replica) indexes.push_back(i);
+    }
+  }
+  return indexes;
+}
+
+// The first key in [0, 1000) whose pending replicas are exactly these
+// nodes, in the future placement's order.
+inline int32_t KeyPendingOn(SimulatedCluster& cluster, const std::vector<int>& pending) {
+  for (int32_t k = 0; k < 1000; ++k) {
+    if (PendingIndexes(cluster, k) == pending) return k;
+  }
+  ADD_FAILURE() << "no key is pending on exactly those nodes";
+  return 0;
+}
+
 // The CqlError an exception_ptr holds; fails the test for anything else.
 inline CqlError ErrorOf(std::exception_ptr error) {
   try {
