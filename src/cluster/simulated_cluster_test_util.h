@@ -37,6 +37,7 @@
 #include "cluster/hints/hint_dispatcher.h"
 #include "cluster/hints/hint_store.h"
 #include "cluster/liveness.h"
+#include "cluster/streaming/stream_source.h"
 #include "cluster/views/ring_view_update_router.h"
 #include "cluster/views/view_update_dispatcher.h"
 #include "common/clock.h"
@@ -148,6 +149,8 @@ struct SimulatedClusterOptions {
   // ranges its tokens will take; LEAVING: its ranges' next owners are
   // pending); absent: NORMAL.
   std::map<int, metadata::NodeState> states;
+  // Each node's stream_throughput_outbound (Node::stream_source); 0: unthrottled.
+  uint64_t stream_throughput_bytes = 0;
 };
 
 class SimulatedCluster {
@@ -168,9 +171,11 @@ class SimulatedCluster {
     std::unique_ptr<paxos::BallotGenerator> ballots;
     std::unique_ptr<Coordinator> coordinator;
     // Not started: a test runs its rounds (RunOnce) or starts it.
-    std::unique_ptr<HintDispatcher> hint_dispatcher;        // when hints are on
-    std::unique_ptr<BatchlogManager> batchlog;              // not started either
-    std::unique_ptr<ViewUpdateDispatcher> view_dispatcher;  // with indexing; not started
+    std::unique_ptr<HintDispatcher> hint_dispatcher;         // when hints are on
+    std::unique_ptr<BatchlogManager> batchlog;               // not started either
+    std::unique_ptr<ViewUpdateDispatcher> view_dispatcher;   // with indexing; not started
+    ClusterServices services;                                // what its coordinator works with
+    std::unique_ptr<streaming::StreamSource> stream_source;  // answers STREAM_PULL
     // Where the node's writes and reads go.
     storage::Engine& store() {
       return indexing ? static_cast<storage::Engine&>(*indexing) : engine;
@@ -334,6 +339,10 @@ class SimulatedCluster {
         .timeouts = options_.timeouts,
         .blocking = {},
         .paxos_variant = options_.paxos_variant};
+    node->services = services;
+    node->stream_source = std::make_unique<streaming::StreamSource>(
+        services, store, node->clock, options_.stream_throughput_bytes);
+    node->stream_source->RegisterHandler();
     node->ballots = std::make_unique<paxos::BallotGenerator>(
         node->clock, paxos::BallotNodeBits(node->id), directory_ / ("ballots" + std::to_string(i)));
     node->coordinator->JoinCluster(services, *node->ballots);

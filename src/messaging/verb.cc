@@ -14,7 +14,7 @@ struct VerbInfo {
 };
 
 // In wire order.
-constexpr std::array<VerbInfo, 18> kVerbs{{
+constexpr std::array<VerbInfo, 19> kVerbs{{
     {Verb::kMutation, "MUTATION", true},
     {Verb::kHint, "HINT", true},
     {Verb::kReadRepair, "READ_REPAIR", true},
@@ -33,6 +33,7 @@ constexpr std::array<VerbInfo, 18> kVerbs{{
     {Verb::kHello, "HELLO", false},
     {Verb::kPaxosUncommitted, "PAXOS_UNCOMMITTED", true},
     {Verb::kPaxosPrepareAndRead, "PAXOS2_PREPARE", true},
+    {Verb::kStreamPull, "STREAM_PULL", true},
 }};
 
 constexpr std::array<Verb, kVerbs.size()> kAll = [] {

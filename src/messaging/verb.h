@@ -38,6 +38,7 @@ enum class Verb : uint16_t {
   kHello = 202,                // the first frame of a TCP connection (tcp_transport.h)
   kPaxosUncommitted = 203,     // the unfinished Paxos proposals in a token range (SERIAL scans)
   kPaxosPrepareAndRead = 204,  // Paxos v2's phase 1: promise a ballot and read the partition
+  kStreamPull = 205,           // a slice of a token range, every row as stored (cluster/streaming/)
 };
 
 // The verb's name as Cassandra spells it, without _REQ ("MUTATION",
