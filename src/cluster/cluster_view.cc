@@ -14,21 +14,29 @@ ClusterViewPtr ClusterView::Build(uint64_t epoch, metadata::DirectoryPtr directo
   view->local_id_ = local;
   view->local_ = directory->Find(local);
   SIBYL_CHECK(view->local_ != nullptr, "the local node must be a member of its cluster view");
-  std::map<locator::NodeId, std::vector<dht::Token>> tokens;         // placing data now
-  std::map<locator::NodeId, std::vector<dht::Token>> future_tokens;  // once the moves finish
+  using metadata::NodeState;
+  std::map<locator::NodeId, std::vector<dht::Token>> tokens;          // placing reads
+  std::map<locator::NodeId, std::vector<dht::Token>> written_tokens;  // the other side of moves
   bool moving = false;
   std::map<locator::NodeId, locator::Location> locations;
   for (const auto& [id, record] : directory->nodes()) {
-    if (record.state != metadata::NodeState::kJoining) tokens.emplace(id, record.tokens);
-    if (record.state != metadata::NodeState::kLeaving) future_tokens.emplace(id, record.tokens);
-    moving |= record.state != metadata::NodeState::kNormal;
+    const NodeState state = record.state;
+    if (state == NodeState::kNormal || state == NodeState::kLeaving ||
+        state == NodeState::kJoiningReadNew) {
+      tokens.emplace(id, record.tokens);
+    }
+    if (state == NodeState::kNormal || state == NodeState::kJoining ||
+        state == NodeState::kLeavingReadNew) {
+      written_tokens.emplace(id, record.tokens);
+    }
+    moving |= state != NodeState::kNormal;
     locations.emplace(id, locator::Location{record.datacenter, record.rack});
     const auto address = messaging::PeerAddress{record.broadcast_address,
                                                 static_cast<uint16_t>(record.storage_port)};
     view->by_address_.emplace(address, id);
   }
   view->ring_ = locator::TokenRing(tokens);
-  if (moving) view->future_ring_.emplace(future_tokens);
+  if (moving) view->written_ring_.emplace(written_tokens);
   view->topology_ = locator::Topology(std::move(locations));
   // Keyspaces sharing a replication map share its placements.
   std::map<std::map<std::string, std::string>, KeyspaceReplication> placements;
@@ -39,9 +47,9 @@ ClusterViewPtr ClusterView::Build(uint64_t epoch, metadata::DirectoryPtr directo
         const auto strategy = locator::ReplicationStrategy::FromMap(keyspace->replication);
         replication.placement =
             locator::ReplicaPlacement::Build(strategy, view->ring_, view->topology_, local);
-        if (view->future_ring_) {
-          replication.future = locator::ReplicaPlacement::Build(strategy, *view->future_ring_,
-                                                                view->topology_, local);
+        if (view->written_ring_) {
+          replication.also_written = locator::ReplicaPlacement::Build(
+              strategy, *view->written_ring_, view->topology_, local);
         }
       } catch (const CqlError&) {
         continue;
@@ -62,9 +70,9 @@ ClusterViewPtr ClusterView::Build(uint64_t epoch, metadata::DirectoryPtr directo
 
 std::vector<locator::NodeId> KeyspaceReplication::PendingReplicasFor(dht::Token token) const {
   std::vector<locator::NodeId> pending;
-  if (!future) return pending;
+  if (!also_written) return pending;
   const std::span<const locator::NodeId> now = placement->ReplicasFor(token);
-  for (const locator::NodeId& replica : future->ReplicasFor(token)) {
+  for (const locator::NodeId& replica : also_written->ReplicasFor(token)) {
     if (std::find(now.begin(), now.end(), replica) == now.end()) pending.push_back(replica);
   }
   return pending;

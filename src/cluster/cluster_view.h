@@ -31,18 +31,20 @@
 
 namespace sibyl::cluster {
 
-// Where a keyspace's data lives. While members join or leave (a JOINING or
-// LEAVING member in the directory), `placement` is the ring of the members
-// whose tokens place data now (NORMAL and LEAVING: the natural replicas,
-// which reads use) and `future` the ring once those changes finish (NORMAL
-// and JOINING); the replicas `future` adds are pending (Cassandra's pending
-// ranges): writes and Paxos go to them too, counted as 4.1 counts them.
+// Where a keyspace's data lives. While members join or leave (a member in
+// the directory not NORMAL, metadata::NodeState), a moving range has two
+// placements: `placement`, which reads use (the natural replicas: NORMAL,
+// kLeaving and kJoiningReadNew members' tokens), and `also_written`, the
+// other side of each move (NORMAL, kJoining and kLeavingReadNew members'
+// tokens). The replicas only `also_written` names are pending (Cassandra's
+// pending ranges): writes and Paxos go to them too, counted as 4.1 counts
+// pending replicas.
 struct KeyspaceReplication {
   std::shared_ptr<const locator::ReplicaPlacement> placement;
-  std::shared_ptr<const locator::ReplicaPlacement> future;  // null: no range is moving
+  std::shared_ptr<const locator::ReplicaPlacement> also_written;  // null: no range is moving
   const locator::ReplicationStrategy& strategy() const { return placement->strategy(); }
-  // The replicas that will own `token` and do not now, in the future
-  // placement's order: none when no range is moving.
+  // The replicas written for `token` besides its natural ones, in
+  // `also_written`'s order: none when no range is moving.
   std::vector<locator::NodeId> PendingReplicasFor(dht::Token token) const;
 };
 
@@ -60,10 +62,10 @@ class ClusterView {
   const metadata::NodeRecord& local() const { return *local_; }
   const metadata::Directory& directory() const { return *directory_; }
   const schema::Schema& schema() const { return *schema_; }
-  // The ring of the members whose tokens place data now (not JOINING).
+  // The ring reads use (KeyspaceReplication::placement's).
   const locator::TokenRing& ring() const { return ring_; }
-  // Whether some member is JOINING or LEAVING.
-  bool ranges_moving() const { return future_ring_.has_value(); }
+  // Whether some member is joining or leaving.
+  bool ranges_moving() const { return written_ring_.has_value(); }
   const locator::Topology& topology() const { return topology_; }
 
   // nullptr for a keyspace the schema does not have.
@@ -91,7 +93,7 @@ class ClusterView {
   metadata::DirectoryPtr directory_;
   schema::SchemaPtr schema_;
   locator::TokenRing ring_;
-  std::optional<locator::TokenRing> future_ring_;  // once the moves finish; while ranges move
+  std::optional<locator::TokenRing> written_ring_;  // the other side of the moves, while they run
   locator::Topology topology_;
   std::map<std::string, KeyspaceReplication, std::less<>> keyspaces_;
   std::map<types::Uuid, const KeyspaceReplication*> by_table_;  // points into keyspaces_

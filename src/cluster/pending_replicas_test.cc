@@ -59,6 +59,44 @@ TEST(PendingReplicasTest, ALeavingNodeStaysNaturalAndItsRangesNextOwnersArePendi
   EXPECT_GT(leaving_keys, 100);
 }
 
+// "Write both, read new": the placements swap sides. A joiner whose reads
+// moved is natural where it takes a range, and the replica it displaces
+// still gets writes; a leaver whose reads moved gets writes only.
+TEST(PendingReplicasTest, OnceReadsMoveTheOldOwnersAreTheOnesStillWritten) {
+  SimulatedCluster joining(
+      {.nodes = 4, .seed = 87, .states = {{3, metadata::NodeState::kJoining}}});
+  SimulatedCluster reads_moved(
+      {.nodes = 4, .seed = 87, .states = {{3, metadata::NodeState::kJoiningReadNew}}});
+  int moved = 0;
+  for (int32_t k = 0; k < 200; ++k) {
+    const std::vector<int> pending_before = PendingIndexes(joining, k);
+    if (pending_before.empty()) {
+      EXPECT_TRUE(PendingIndexes(reads_moved, k).empty()) << k;
+      EXPECT_EQ(ReplicaIndexes(reads_moved, k), ReplicaIndexes(joining, k)) << k;
+      continue;
+    }
+    ++moved;
+    const std::vector<int> natural_before = ReplicaIndexes(joining, k);
+    const std::vector<int> natural_after = ReplicaIndexes(reads_moved, k);
+    EXPECT_EQ(std::count(natural_after.begin(), natural_after.end(), 3), 1) << k;
+    // The one it displaced is pending now, and written.
+    const std::vector<int> displaced = PendingIndexes(reads_moved, k);
+    ASSERT_EQ(displaced.size(), 1u) << k;
+    EXPECT_EQ(std::count(natural_before.begin(), natural_before.end(), displaced[0]), 1);
+    EXPECT_EQ(std::count(natural_after.begin(), natural_after.end(), displaced[0]), 0);
+  }
+  EXPECT_GT(moved, 0);
+
+  SimulatedCluster leaving(
+      {.nodes = 4, .seed = 88, .states = {{3, metadata::NodeState::kLeavingReadNew}}});
+  for (int32_t k = 0; k < 200; ++k) {
+    const std::vector<int> natural = ReplicaIndexes(leaving, k);
+    EXPECT_EQ(std::count(natural.begin(), natural.end(), 3), 0) << k;
+    const std::vector<int> pending = PendingIndexes(leaving, k);
+    EXPECT_TRUE(pending.empty() || pending == std::vector<int>{3}) << k;
+  }
+}
+
 // RF 3 and one pending replica: QUORUM waits for 3 of 4, ONE for 2, TWO for
 // 3, ANY for 1 (4.1's blockForWrite), and the write reaches the pending
 // replica.

@@ -123,8 +123,8 @@ Directory DecodeDirectory(BytesView data) {
       if (it == nodes.end()) {
         throw std::runtime_error("directory gives a state to unknown host " + id.ToString());
       }
-      if (state != static_cast<uint8_t>(NodeState::kJoining) &&
-          state != static_cast<uint8_t>(NodeState::kLeaving)) {
+      if (state == static_cast<uint8_t>(NodeState::kNormal) ||
+          state > static_cast<uint8_t>(NodeState::kLeavingReadNew)) {
         throw std::runtime_error("directory has an unknown node state " + std::to_string(state));
       }
       it->second.state = static_cast<NodeState>(state);

@@ -35,12 +35,24 @@
 
 namespace sibyl::metadata {
 
-// Where a member stands in the ring (Cassandra's gossip STATUS, issue 31):
-// a NORMAL member's tokens place data; a JOINING member's tokens will, once
-// it has the data (it is a pending replica: writes go to it, reads do not);
-// a LEAVING member's still do, until its data is elsewhere (the members
-// that will own its ranges are pending).
-enum class NodeState : uint8_t { kNormal = 0, kJoining = 1, kLeaving = 2 };
+// Where a member stands in the ring (the steps of issue 31's joins and
+// leaves, after Cassandra's TCM): a NORMAL member's tokens place data. A
+// range moving has two placements, one read and both written:
+//   kJoining         "write both, read old": the member's tokens place
+//                    writes only (it is a pending replica while it streams);
+//   kJoiningReadNew  "write both, read new": its tokens place reads too, and
+//                    the replicas it displaces still get writes;
+//   kLeaving         "write both, read old": its tokens still place data,
+//                    and the members taking its ranges get writes too;
+//   kLeavingReadNew  "write both, read new": reads go to those members, and
+//                    it still gets writes until it is gone.
+enum class NodeState : uint8_t {
+  kNormal = 0,
+  kJoining = 1,
+  kLeaving = 2,
+  kJoiningReadNew = 3,
+  kLeavingReadNew = 4,
+};
 
 struct NodeRecord {
   types::Uuid host_id;

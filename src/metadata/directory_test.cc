@@ -49,7 +49,7 @@ TEST(DirectoryTest, StatesOtherThanNormalFollowTheMembers) {
   NodeRecord joining = Node(2, 16, rng);
   joining.state = NodeState::kJoining;
   NodeRecord leaving = Node(4, 16, rng);
-  leaving.state = NodeState::kLeaving;
+  leaving.state = NodeState::kLeavingReadNew;
   directory = directory.With(joining).With(leaving);
   const Bytes encoded = EncodeDirectory(directory);
   EXPECT_EQ(DecodeDirectory(encoded), directory);

@@ -339,7 +339,7 @@ WriteCoordinator::PartitionWrite WriteCoordinator::Plan(const ClusterView& view,
   // Replicas gaining the range ("write both") count on top (4.1's
   // blockForWrite), so that a quorum of the new owners has every write.
   std::vector<std::string_view> pending_dcs;
-  if (replication->future) {
+  if (replication->also_written) {
     for (const types::Uuid& replica :
          replication->PendingReplicasFor(dht::Token{mutation.partition.token})) {
       add(replica);
