@@ -66,6 +66,9 @@ class ClusterView {
   const locator::TokenRing& ring() const { return ring_; }
   // Whether some member is joining or leaving.
   bool ranges_moving() const { return written_ring_.has_value(); }
+  // The ring on the other side of the moves (KeyspaceReplication::
+  // also_written's). REQUIRES: ranges_moving().
+  const locator::TokenRing& written_ring() const { return *written_ring_; }
   const locator::Topology& topology() const { return topology_; }
 
   // nullptr for a keyspace the schema does not have.

@@ -7,12 +7,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
 
 #include "cluster/streaming/range_streamer.h"
 #include "cluster/streaming/stream_messages.h"
+#include "cluster/streaming/stream_sources.h"
 #include "cluster/streaming/token_slices.h"
 #include "cluster/write/write_test_util.h"
 #include "storage/storage_test_util.h"
@@ -67,6 +69,72 @@ TEST(StreamMessagesTest, PullRequestsRoundTripAndRefuseMalformedBytes) {
   EXPECT_EQ(DecodeStreamPullRequest(bytes), request);
   EXPECT_THROW((void)DecodeStreamPullRequest(BytesView(bytes).substr(1)), std::runtime_error);
   EXPECT_THROW((void)DecodeStreamPullRequest(bytes + "x"), std::runtime_error);
+}
+
+bool InRange(int64_t token, const storage::TokenRange& range) {
+  if (range.start < range.end) return range.start < token && token <= range.end;
+  return token > range.start || token <= range.end;  // wraps
+}
+
+// The joiner's sources: for each range it is pending for, the natural
+// replica that loses it; every pending key is in one of the ranges, and no
+// other key.
+TEST(StreamSourcesTest, AJoinerStreamsEachRangeFromTheReplicaLosingIt) {
+  SimulatedCluster cluster(
+      {.nodes = 4, .seed = 94, .states = {{3, metadata::NodeState::kJoining}}});
+  const ClusterViewPtr view = cluster.node(0).views.Get();
+  const types::Uuid joiner = cluster.node(3).id;
+  const std::vector<RangeSource> sources =
+      StrictSourcesFor(*cluster.node(3).views.Get(), joiner, cluster.node(3).liveness);
+  std::vector<RangeSource> ks;
+  for (const RangeSource& source : sources) {
+    if (source.keyspace == "ks") ks.push_back(source);
+  }
+  ASSERT_FALSE(ks.empty());
+  const KeyspaceReplication* replication = view->ReplicationOf("ks");
+  for (const RangeSource& source : ks) {
+    const auto natural = replication->placement->ReplicasFor(source.range.end);
+    const auto written = replication->also_written->ReplicasFor(source.range.end);
+    EXPECT_NE(std::find(natural.begin(), natural.end(), source.source), natural.end());
+    EXPECT_EQ(std::find(written.begin(), written.end(), source.source), written.end());
+  }
+  for (int32_t k = 0; k < 300; ++k) {
+    const bool pending = !testing::PendingIndexes(cluster, k).empty();
+    const int64_t token = KeyOf(k).token;
+    const bool covered = std::any_of(ks.begin(), ks.end(), [&](const RangeSource& source) {
+      return InRange(token, source.range);
+    });
+    EXPECT_EQ(covered, pending) << k;
+  }
+  // A losing replica down, as the joiner sees it: no consistent stream.
+  cluster.node(3).liveness.SetDown(ks.front().source);
+  try {
+    (void)StrictSourcesFor(*cluster.node(3).views.Get(), joiner, cluster.node(3).liveness);
+    ADD_FAILURE() << "a down source was chosen";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "Necessary replicas for strict consistency were removed by source filters: /"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A leave: the members taking its ranges stream them from the leaver.
+TEST(StreamSourcesTest, ALeaversRangesComeFromTheLeaver) {
+  SimulatedCluster cluster(
+      {.nodes = 4, .seed = 95, .states = {{3, metadata::NodeState::kLeaving}}});
+  size_t ranges = 0;
+  for (int i = 0; i < 3; ++i) {
+    for (const RangeSource& source : StrictSourcesFor(
+             *cluster.node(i).views.Get(), cluster.node(i).id, cluster.node(i).liveness)) {
+      EXPECT_EQ(source.source, cluster.node(3).id);
+      ++ranges;
+    }
+  }
+  EXPECT_GT(ranges, 0u);
+  EXPECT_TRUE(
+      StrictSourcesFor(*cluster.node(3).views.Get(), cluster.node(3).id, cluster.node(3).liveness)
+          .empty());
 }
 
 class StreamingTest : public ::testing::Test {

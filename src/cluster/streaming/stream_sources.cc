@@ -1,0 +1,86 @@
+#include "cluster/streaming/stream_sources.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace sibyl::cluster::streaming {
+
+namespace {
+
+bool Contains(std::span<const locator::NodeId> replicas, const types::Uuid& node) {
+  return std::find(replicas.begin(), replicas.end(), node) != replicas.end();
+}
+
+// The union of both rings' tokens: each range between two of them has one
+// set of replicas in each placement.
+std::vector<dht::Token> Boundaries(const ClusterView& view) {
+  std::vector<dht::Token> tokens(view.ring().tokens().begin(), view.ring().tokens().end());
+  tokens.insert(tokens.end(), view.written_ring().tokens().begin(),
+                view.written_ring().tokens().end());
+  std::sort(tokens.begin(), tokens.end());
+  tokens.erase(std::unique(tokens.begin(), tokens.end()), tokens.end());
+  return tokens;
+}
+
+std::string AddressText(const ClusterView& view, const types::Uuid& node) {
+  const messaging::PeerAddress address = view.AddressOf(node);
+  return "/" + address.ip + ":" + std::to_string(address.port);
+}
+
+}  // namespace
+
+std::vector<RangeSource> StrictSourcesFor(const ClusterView& view, const types::Uuid& receiver,
+                                          const Liveness& liveness) {
+  std::vector<RangeSource> sources;
+  if (!view.ranges_moving()) return sources;
+  const std::vector<dht::Token> boundaries = Boundaries(view);
+  if (boundaries.empty()) return sources;
+  const auto alive = [&](const types::Uuid& node) {
+    return node == view.local_id() || liveness.IsAlive(node);
+  };
+  for (const auto& [name, keyspace] : view.schema().keyspaces()) {
+    const KeyspaceReplication* replication = view.ReplicationOf(name);
+    if (replication == nullptr || !replication->also_written ||
+        replication->strategy().kind() == locator::ReplicationStrategy::Kind::kLocal) {
+      continue;
+    }
+    for (size_t i = 0; i < boundaries.size(); ++i) {
+      // (previous, boundaries[i]]; the first range wraps from the last token.
+      const dht::Token end = boundaries[i];
+      const dht::Token start = boundaries[i == 0 ? boundaries.size() - 1 : i - 1];
+      const std::span<const locator::NodeId> natural = replication->placement->ReplicasFor(end);
+      const std::span<const locator::NodeId> written = replication->also_written->ReplicasFor(end);
+      if (!Contains(written, receiver) || Contains(natural, receiver)) continue;
+      const types::Uuid* source = nullptr;
+      for (const locator::NodeId& replica : natural) {
+        if (!Contains(written, replica)) {
+          if (!alive(replica)) {
+            throw std::runtime_error(
+                "Necessary replicas for strict consistency were removed by source filters: " +
+                AddressText(view, replica) + " is down");
+          }
+          source = &replica;
+          break;
+        }
+      }
+      if (source == nullptr) {
+        for (const locator::NodeId& replica : natural) {
+          if (replica != receiver && alive(replica)) {
+            source = &replica;
+            break;
+          }
+        }
+      }
+      if (source == nullptr) {
+        throw std::runtime_error("Unable to find a live source for range (" +
+                                 std::to_string(start) + ", " + std::to_string(end) +
+                                 "] of keyspace " + name);
+      }
+      sources.push_back({name, {start, end}, *source});
+    }
+  }
+  return sources;
+}
+
+}  // namespace sibyl::cluster::streaming

@@ -1,0 +1,43 @@
+#pragma once
+// Which ranges a node must receive while it is pending for them, and from
+// whom (Cassandra's RangeStreamer with consistent.rangemovement, its
+// default): for each range of each keyspace where `receiver` is written but
+// not read (ClusterView's pending replicas), the natural replica that will
+// stop being written once the move finishes — the one losing the range.
+// Copying from it keeps every quorum of the new owners overlapping every
+// quorum of the old. A range no replica loses (the datacenter has no more
+// nodes than the replication factor, so the receiver adds a replica) comes
+// from the first live natural replica, as Cassandra falls back to.
+//
+// Pure functions of their inputs: safe from any thread.
+
+#include <string>
+#include <vector>
+
+#include "cluster/cluster_view.h"
+#include "cluster/liveness.h"
+#include "storage/data/read_command.h"
+#include "types/uuid.h"
+
+namespace sibyl::cluster::streaming {
+
+struct RangeSource {
+  std::string keyspace;
+  storage::TokenRange range;
+  types::Uuid source;
+  friend bool operator==(const RangeSource& a, const RangeSource& b) {
+    return a.keyspace == b.keyspace && a.range.start == b.range.start &&
+           a.range.end == b.range.end && a.source == b.source;
+  }
+};
+
+// In keyspace then ring order; the system keyspaces (LocalStrategy) have
+// none. Throws std::runtime_error when a range's losing replica is down:
+// "Necessary replicas for strict consistency were removed by source
+// filters: <address> is down" (with no live replica at all for a range
+// that has no loser: "Unable to find a live source for range ...").
+[[nodiscard]] std::vector<RangeSource> StrictSourcesFor(const ClusterView& view,
+                                                        const types::Uuid& receiver,
+                                                        const Liveness& liveness);
+
+}  // namespace sibyl::cluster::streaming
