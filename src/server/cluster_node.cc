@@ -3,11 +3,16 @@
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/post.hpp>
+#include <future>
 #include <map>
 
+#include "cluster/streaming/range_streamer.h"
+#include "cluster/streaming/stream_sources.h"
 #include "cluster/views/ring_view_update_router.h"
 #include "locator/token_allocation.h"
 #include "locator/token_ring.h"
+#include "schema/storage_layout.h"
+#include "schema/system_keyspaces.h"
 
 namespace sibyl::server {
 namespace {
@@ -24,6 +29,36 @@ uint64_t SeedOf(const types::Uuid& host_id) {
     seed = (seed << 8 | seed >> 56) ^ host_id.bytes[i];
   }
   return seed;
+}
+
+// Whether the schema has a keyspace of the users' (which a new node must
+// stream before it serves): a ring holding none lets nodes join at once,
+// as `sibyl cluster start` starts them together.
+bool HoldsUserKeyspaces(const schema::Schema& schema) {
+  for (const auto& [name, keyspace] : schema.keyspaces()) {
+    if (!schema::IsSystemKeyspace(name)) return true;
+  }
+  return false;
+}
+
+// One range movement at a time (Cassandra's consistent.rangemovement): a
+// node may not start joining while another joins or leaves.
+void RefuseConcurrentMoves(const metadata::Directory& directory) {
+  std::string joining;
+  std::string leaving;
+  for (const auto& [id, record] : directory.nodes()) {
+    using metadata::NodeState;
+    if (record.state == NodeState::kJoining || record.state == NodeState::kJoiningReadNew) {
+      joining += (joining.empty() ? "" : ",") + record.broadcast_address;
+    } else if (record.state == NodeState::kLeaving || record.state == NodeState::kLeavingReadNew) {
+      leaving += (leaving.empty() ? "" : ",") + record.broadcast_address;
+    }
+  }
+  if (joining.empty() && leaving.empty()) return;
+  throw std::runtime_error(
+      "Other bootstrapping/leaving/moving nodes detected, cannot bootstrap while "
+      "cassandra.consistent.rangemovement is true. Nodes detected, bootstrapping: [" +
+      joining + "]; leaving: [" + leaving + "]; moving: [];");
 }
 
 locator::TokenRing RingOf(const metadata::Directory& directory) {
@@ -81,12 +116,18 @@ void ClusterNode::Register(const cluster::NodeIdentity& identity, bool identity_
         metadata::NodeRecord record = mine;
         if (const metadata::NodeRecord* known = directory.Find(host_id_)) {
           record.tokens = known->tokens;  // a restart keeps the tokens the ring has
+          record.state = known->state;    // and resumes a join where it was
           if (*known == record) return std::nullopt;
         } else if (identity_existed) {
           record.tokens = identity.tokens;
         } else {
           record.tokens =
               locator::AllocateTokens(RingOf(directory), config_.num_tokens, SeedOf(host_id_));
+          if (config_.auto_bootstrap && !directory.empty() &&
+              HoldsUserKeyspaces(*store_->schemas().snapshot())) {
+            RefuseConcurrentMoves(directory);
+            record.state = metadata::NodeState::kJoining;
+          }
         }
         return directory.With(std::move(record));
       });
@@ -201,6 +242,11 @@ std::vector<schema::PeerInfo> ClusterNode::Peers() const {
   const metadata::DirectoryPtr directory = store_->directory();
   for (const auto& [id, record] : directory->nodes()) {
     if (id == host_id_) continue;
+    // As Cassandra's: no row for a node until it joined (handleStateNormal).
+    if (record.state == metadata::NodeState::kJoining ||
+        record.state == metadata::NodeState::kJoiningReadNew) {
+      continue;
+    }
     schema::PeerInfo peer = metadata::ToPeerInfo(record);
     if (detector_) {
       peer.alive = detector_->IsAlive(id);
@@ -298,12 +344,99 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, index::IndexingEngine&
       services_, *batches_, coordinator.writes(), clock, cluster::BatchlogManager::Options{});
   view_dispatcher_ = std::make_unique<cluster::ViewUpdateDispatcher>(
       services_, engine, cluster::ViewUpdateDispatcher::Options{});
+  stream_source_ = std::make_unique<cluster::streaming::StreamSource>(
+      services_, engine, clock, config_.stream_throughput_outbound);
+  stream_source_->RegisterHandler();
   messaging_->Start();
   detector_->Start();
   if (hint_dispatcher_) hint_dispatcher_->Start();
   batchlog_->Start();
   view_dispatcher_->Start();
   spdlog::info("Internode messaging listening on {}", messaging_->local_address().ToString());
+  const metadata::NodeRecord* mine = store_->directory()->Find(host_id_);
+  if (mine != nullptr && mine->state != metadata::NodeState::kNormal) Bootstrap(engine);
+}
+
+void ClusterNode::Bootstrap(storage::Engine& engine) {
+  using metadata::NodeState;
+  const NodeState state = store_->directory()->Find(host_id_)->state;
+  if (state != NodeState::kJoining && state != NodeState::kJoiningReadNew) {
+    throw std::runtime_error("This node is leaving the ring; it cannot serve again");
+  }
+  Barrier("JOINING: waiting for the other members to write to this node");
+  if (state == NodeState::kJoining) {
+    spdlog::info("JOINING: Starting to bootstrap...");
+    StreamRanges(engine);
+    SetOwnState(NodeState::kJoiningReadNew);
+    Barrier("JOINING: waiting for the other members to read from this node");
+  }
+  SetOwnState(NodeState::kNormal);
+  Barrier("JOINING: waiting for the other members to see this node NORMAL");
+  spdlog::info("Bootstrap completed for tokens {}", fmt::join(node_info_.tokens, ", "));
+}
+
+void ClusterNode::StreamRanges(storage::Engine& engine) {
+  const cluster::ClusterViewPtr view = views_->Get();
+  std::vector<cluster::streaming::StreamTask> tasks;
+  for (const auto& source : cluster::streaming::StrictSourcesFor(*view, host_id_, *detector_)) {
+    const schema::KeyspaceMetadata* keyspace = view->schema().FindKeyspace(source.keyspace);
+    if (keyspace == nullptr) continue;
+    for (const auto* tables : {&keyspace->tables, &keyspace->views}) {
+      for (const auto& [name, table] : *tables) {
+        // Virtual tables hold nothing to copy.
+        if (!schema::IsStoredTable(*table)) continue;
+        tasks.push_back({.table_id = table->id, .range = source.range, .source = source.source});
+      }
+    }
+  }
+  auto done = std::make_shared<std::promise<std::exception_ptr>>();
+  auto streamer = cluster::streaming::RangeStreamer::Start(
+      services_, engine,
+      {.plan_id = types::Uuid::NameBased("bootstrap " + host_id_.ToString()),
+       .progress_dir = config_.data_dir() / "streams"},
+      std::move(tasks), [done](std::exception_ptr error) { done->set_value(error); });
+  if (std::exception_ptr error = done->get_future().get()) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(
+          std::string("Some data streaming failed; restart the node to resume the bootstrap: ") +
+          e.what());
+    }
+  }
+  const auto& counters = streamer->counters();
+  spdlog::info("JOINING: streamed {} slices ({} bytes; {} done before)",
+               counters.slices_received.load(), counters.bytes_received.load(),
+               counters.slices_skipped.load());
+}
+
+void ClusterNode::SetOwnState(metadata::NodeState state) {
+  (void)store_->CommitDirectory(
+      [&](const metadata::Directory& directory) -> std::optional<metadata::Directory> {
+        const metadata::NodeRecord* record = directory.Find(host_id_);
+        if (record == nullptr) throw std::runtime_error("This node left the directory");
+        if (record->state == state) return std::nullopt;
+        metadata::NodeRecord changed = *record;
+        changed.state = state;
+        return directory.With(std::move(changed));
+      });
+}
+
+void ClusterNode::Barrier(const char* step) {
+  const uint64_t epoch = store_->epoch();
+  spdlog::info("{} (epoch {})", step, epoch);
+  constexpr int kAttempts = 6;
+  for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+    const std::vector<types::Uuid> missing =
+        notifier_->NotifyAndWait(epoch, config_.request_timeout);
+    if (missing.empty()) return;
+    for (const types::Uuid& node : missing) {
+      spdlog::warn("Node {} did not confirm metadata epoch {} ({} of {})", node.ToString(), epoch,
+                   attempt, kAttempts);
+    }
+  }
+  throw std::runtime_error("Could not collect epoch acknowledgements for epoch " +
+                           std::to_string(epoch) + ": " + step);
 }
 
 void ClusterNode::AwaitSchemaAgreement(uint64_t epoch) {

@@ -33,6 +33,7 @@
 #include "cluster/membership/metadata_epoch_gate.h"
 #include "cluster/node_identity.h"
 #include "cluster/paxos/ballot.h"
+#include "cluster/streaming/stream_source.h"
 #include "cluster/views/view_update_dispatcher.h"
 #include "common/clock.h"
 #include "index/indexing_engine.h"
@@ -101,6 +102,18 @@ class ClusterNode {
   ClusterNode(const Config& config, types::Uuid host_id, schema::LocalNodeInfo& node_info);
   void Register(const cluster::NodeIdentity& identity, bool identity_existed,
                 const std::filesystem::path& data_dir);
+  // A node new to a ring that holds user keyspaces joins in steps (issue
+  // 31): JOINING (written, not read) while it streams its ranges from the
+  // replicas losing them, then reads move to it, then NORMAL; each step one
+  // directory commit followed by a barrier (every live member applied it).
+  // A restart in the middle resumes at its step, the streaming after the
+  // slices it applied. Throws when a step fails (the node does not start).
+  void Bootstrap(storage::Engine& engine);
+  void StreamRanges(storage::Engine& engine);
+  void SetOwnState(metadata::NodeState state);
+  // Waits until every live member applied this node's epoch; throws after
+  // a few request_timeouts without.
+  void Barrier(const char* step);
   void FollowChanges();
   void RebuildView(metadata::DirectoryPtr directory, schema::SchemaPtr schema);
   void OnDirectoryChange(const metadata::Directory& before, const metadata::Directory& after);
@@ -143,6 +156,8 @@ class ClusterNode {
   std::unique_ptr<cluster::ViewUpdateDispatcher> view_dispatcher_;
   // Paxos ballots, unique to this node across restarts (<data dir>/paxos_ballots).
   std::unique_ptr<cluster::paxos::BallotGenerator> ballots_;
+  // Answers other nodes' STREAM_PULL (stream_throughput_outbound).
+  std::unique_ptr<cluster::streaming::StreamSource> stream_source_;
   // Where Paxos work that waits for the disk runs (services_.blocking):
   // replicas' promises and acceptances, this node's own part of its rounds.
   std::unique_ptr<boost::asio::thread_pool> paxos_workers_;

@@ -105,6 +105,11 @@ struct Config {
   // kept (for at most max_hint_window of its downtime) and replayed when it
   // returns, at most hinted_handoff_throttle bytes per second.
   bool hinted_handoff_enabled = true;
+  // Topology changes (docs/cluster.md): whether a new node streams its
+  // ranges before it serves, and how fast this node streams to others
+  // (bytes per second; 0: unthrottled).
+  bool auto_bootstrap = true;
+  uint64_t stream_throughput_outbound = 24 * 1024 * 1024;
   std::chrono::milliseconds max_hint_window{std::chrono::hours(3)};
   uint64_t hinted_handoff_throttle = 1024 * 1024;
   int32_t max_hints_delivery_threads = 2;

@@ -50,6 +50,26 @@ uint64_t ParseDataStorage(const std::string& key, const std::string& value) {
   return n * *unit_bytes;
 }
 
+// Cassandra 4.1 data rates: B/s, KiB/s, MiB/s.
+uint64_t ParseDataRate(const std::string& key, const std::string& value) {
+  auto [n, unit] = SplitQuantity(key, value);
+  uint64_t unit_bytes = 0;
+  if (unit == "B/s") unit_bytes = 1;
+  if (unit == "KiB/s") unit_bytes = 1024;
+  if (unit == "MiB/s") unit_bytes = 1024 * 1024;
+  if (unit_bytes == 0) BadValue(key, value, "accepted units are B/s, KiB/s, MiB/s");
+  if (n > UINT64_MAX / unit_bytes) BadValue(key, value, "too large");
+  return n * unit_bytes;
+}
+
+void StreamThroughput(Config& c, const std::string& k, const std::string& v) {
+  c.stream_throughput_outbound = ParseDataRate(k, v);
+}
+
+void StreamThroughputMegabits(Config& c, const std::string& k, const std::string& v) {
+  c.stream_throughput_outbound = static_cast<uint64_t>(ParseInteger(k, v, 0, INT32_MAX)) * 125'000;
+}
+
 // Cassandra 4.1 durations: ns, us, µs, ms, s, m, h, d.
 std::chrono::milliseconds ParseDuration(const std::string& key, const std::string& value) {
   auto [n, unit] = SplitQuantity(key, value);
@@ -293,6 +313,14 @@ const ConfigKey kConfigKeys[] = {
      "etcd's client URLs, comma-separated (default: http://127.0.0.1:2379)", EtcdEndpoints},
     {"hinted_handoff_enabled", "BOOL", "keep writes for replicas that are down (default: true)",
      Bool<&Config::hinted_handoff_enabled>},
+    {"auto_bootstrap", "BOOL",
+     "a node joining a ring that holds user keyspaces streams its ranges first (default: true)",
+     Bool<&Config::auto_bootstrap>},
+    {"stream_throughput_outbound", "RATE",
+     "the bytes per second this node streams to others, 0 unthrottled (default: 24MiB/s)",
+     StreamThroughput},
+    {"stream_throughput_outbound_megabits_per_sec", "N", "the same in megabits (older spelling)",
+     StreamThroughputMegabits},
     {"hinted_handoff_throttle", "SIZE", "hint replay rate per second (default: 1024KiB)",
      HintedHandoffThrottle},
     {"hinted_handoff_throttle_in_kb", "N", "the same in KiB (older spelling)",
