@@ -120,6 +120,21 @@ TEST(ConfigTest, PaxosVariantIsV1OrV2AndV2ByDefault) {
   EXPECT_THROW(SetConfigValue(c, "paxos_variant", "v3"), ConfigError);
 }
 
+TEST(ConfigTest, BootstrapAndStreamingKeys) {
+  Config c;
+  EXPECT_TRUE(c.auto_bootstrap);
+  EXPECT_EQ(c.stream_throughput_outbound, 24u * 1024 * 1024);
+  SetConfigValue(c, "auto_bootstrap", "false");
+  EXPECT_FALSE(c.auto_bootstrap);
+  SetConfigValue(c, "stream_throughput_outbound", "10MiB/s");
+  EXPECT_EQ(c.stream_throughput_outbound, 10u * 1024 * 1024);
+  SetConfigValue(c, "stream_throughput_outbound", "0B/s");
+  EXPECT_EQ(c.stream_throughput_outbound, 0u);
+  SetConfigValue(c, "stream_throughput_outbound_megabits_per_sec", "200");
+  EXPECT_EQ(c.stream_throughput_outbound, 25'000'000u);
+  EXPECT_THROW(SetConfigValue(c, "stream_throughput_outbound", "10MiB"), ConfigError);
+}
+
 TEST(ConfigTest, YamlFileWithListsAndIgnoredKeys) {
   auto path = WriteTemp("sibyl-config-test.yaml",
                         "cluster_name: 'Prod'\n"
