@@ -14,7 +14,7 @@ struct VerbInfo {
 };
 
 // In wire order.
-constexpr std::array<VerbInfo, 19> kVerbs{{
+constexpr std::array<VerbInfo, 20> kVerbs{{
     {Verb::kMutation, "MUTATION", true},
     {Verb::kHint, "HINT", true},
     {Verb::kReadRepair, "READ_REPAIR", true},
@@ -34,6 +34,7 @@ constexpr std::array<VerbInfo, 19> kVerbs{{
     {Verb::kPaxosUncommitted, "PAXOS_UNCOMMITTED", true},
     {Verb::kPaxosPrepareAndRead, "PAXOS2_PREPARE", true},
     {Verb::kStreamPull, "STREAM_PULL", true},
+    {Verb::kStreamRanges, "STREAM_RANGES", true},
 }};
 
 constexpr std::array<Verb, kVerbs.size()> kAll = [] {

@@ -39,6 +39,7 @@ enum class Verb : uint16_t {
   kPaxosUncommitted = 203,     // the unfinished Paxos proposals in a token range (SERIAL scans)
   kPaxosPrepareAndRead = 204,  // Paxos v2's phase 1: promise a ballot and read the partition
   kStreamPull = 205,           // a slice of a token range, every row as stored (cluster/streaming/)
+  kStreamRanges = 206,         // "stream the ranges you are pending for" (a leaving node's request)
 };
 
 // The verb's name as Cassandra spells it, without _REQ ("MUTATION",

@@ -47,7 +47,7 @@ TEST(VerbTest, DataVerbsAreEpochCheckedAndConvergenceVerbsAreNot) {
        {Verb::kMutation, Verb::kCounterMutation, Verb::kRead, Verb::kRangeRead, Verb::kBatchStore,
         Verb::kBatchRemove, Verb::kHint, Verb::kTruncate, Verb::kReadRepair, Verb::kPaxosPrepare,
         Verb::kPaxosPropose, Verb::kPaxosCommit, Verb::kPaxosUncommitted,
-        Verb::kPaxosPrepareAndRead, Verb::kStreamPull}) {
+        Verb::kPaxosPrepareAndRead, Verb::kStreamPull, Verb::kStreamRanges}) {
     EXPECT_TRUE(IsEpochChecked(verb)) << *VerbName(verb);
   }
   for (const Verb verb : {Verb::kHeartbeat, Verb::kSchemaPull, Verb::kEpochNotify, Verb::kHello}) {

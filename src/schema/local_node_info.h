@@ -153,6 +153,13 @@ struct LocalNodeInfo {
       flush_table;
   // The last flush of each table asked since the node started.
   std::function<std::vector<TableFlushInfo>()> table_flushes;
+  // A node of a cluster: takes it out of the ring (system_views.decommission,
+  // `sibyl admin decommission`), returning once it left; throws CqlError
+  // with the refusal or the failure. Null: a single node.
+  std::function<void()> decommission;
+  // Its state in the ring ("NORMAL", "JOINING", "LEAVING", ...). Null: a
+  // single node, always NORMAL.
+  std::function<std::string()> ring_state;
   // The node's guardrails (system_views.guardrails, system_views.settings);
   // outlives the node's statements. Null: none (tests of tables alone).
   guardrails::Guardrails* guardrails = nullptr;

@@ -14,6 +14,7 @@
 // (the virtual keyspaces system_views and system_virtual_schema are not in
 // system_schema).
 
+#include <cstdint>
 #include <string_view>
 
 #include "schema/schema.h"
@@ -29,6 +30,10 @@ inline constexpr std::string_view kTracesKeyspace = "system_traces";
 
 inline constexpr const char* kLocalStrategy = "org.apache.cassandra.locator.LocalStrategy";
 inline constexpr const char* kSimpleStrategy = "org.apache.cassandra.locator.SimpleStrategy";
+
+// Table options the system tables share with Cassandra's.
+inline constexpr int32_t kOneHourMillis = 3600 * 1000;       // memtable_flush_period_in_ms
+inline constexpr int32_t kSevenDaysSeconds = 7 * 24 * 3600;  // gc_grace, default TTLs
 
 KeyspacePtr MakeSystemKeyspace();       // system
 KeyspacePtr MakeSchemaKeyspace();       // system_schema

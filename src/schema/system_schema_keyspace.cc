@@ -13,9 +13,6 @@
 namespace sibyl::schema {
 namespace {
 
-constexpr int32_t kOneHourMillis = 3600 * 1000;
-constexpr int32_t kSevenDaysSeconds = 7 * 24 * 3600;
-
 TableBuilder SchemaTable(const char* name, const char* comment) {
   TableBuilder builder(std::string(kSchemaKeyspace), name);
   builder.SystemTableId().Comment(comment);

@@ -111,6 +111,13 @@ void AddStorageTables(KeyspaceMetadata& keyspace) {
                    .Clustering("operation", "text"),
                "count")
                .Build(),
+           // Sibyl's own: this node's state in the ring, and leaving it by INSERT.
+           VirtualTableBuilder(
+               kViewsKeyspace, "decommission",
+               "this node's state in the ring; INSERT its host_id to decommission it")
+               .PartitionKey("host_id", "uuid")
+               .Column("state", "text")
+               .Build(),
            // Sibyl's own: flushes asked by INSERT.
            VirtualTableBuilder(kViewsKeyspace, "flushes", "memtable flushes asked on this node")
                .PartitionKey("keyspace_name", "text")

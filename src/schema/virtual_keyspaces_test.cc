@@ -100,41 +100,53 @@ TEST_F(VirtualKeyspacesTest, KeyspacesListsTheVirtualKeyspacesByName) {
 
 TEST_F(VirtualKeyspacesTest, TablesListsEveryVirtualTableWithItsComment) {
   EXPECT_EQ(Column("system_virtual_schema", "tables", "table_name"),
-            (std::vector<std::string>{"disk_usage",         "flushes",
-                                      "gossip_info",        "guardrails",
-                                      "index_builds",       "large_cells",
-                                      "large_partitions",   "large_rows",
-                                      "local_read_latency", "local_write_latency",
-                                      "model_warnings",     "partition_stats",
-                                      "settings",           "table_latencies",
-                                      "table_stats",        "view_builds",
-                                      "view_checks",        "columns",
-                                      "keyspaces",          "tables"}));
-  std::vector<std::string> keyspaces(17, "system_views");
-  keyspaces.resize(20, "system_virtual_schema");
+            (std::vector<std::string>{"decommission",
+                                      "disk_usage",
+                                      "flushes",
+                                      "gossip_info",
+                                      "guardrails",
+                                      "index_builds",
+                                      "large_cells",
+                                      "large_partitions",
+                                      "large_rows",
+                                      "local_read_latency",
+                                      "local_write_latency",
+                                      "model_warnings",
+                                      "partition_stats",
+                                      "settings",
+                                      "table_latencies",
+                                      "table_stats",
+                                      "view_builds",
+                                      "view_checks",
+                                      "columns",
+                                      "keyspaces",
+                                      "tables"}));
+  std::vector<std::string> keyspaces(18, "system_views");
+  keyspaces.resize(21, "system_virtual_schema");
   EXPECT_EQ(Column("system_virtual_schema", "tables", "keyspace_name"), keyspaces);
-  EXPECT_EQ(
-      Column("system_virtual_schema", "tables", "comment"),
-      (std::vector<std::string>{"",
-                                "memtable flushes asked on this node",
-                                "lists the gossip information for the cluster",
-                                "guardrails and their live settings",
-                                "secondary index builds on this node",
-                                "cells and collections the large-data ledger names, largest first",
-                                "partitions the large-data ledger names, largest first",
-                                "rows the large-data ledger names, largest first",
-                                "",
-                                "",
-                                "rules of the data model that statements broke on this node",
-                                "distributions of each table's partitions",
-                                "current settings",
-                                "local read and write latencies of each table on this node",
-                                "storage figures of each table on this node",
-                                "materialized view builds on this node",
-                                "checks of materialized views against their base tables",
-                                "virtual column definitions",
-                                "virtual keyspace definitions",
-                                "virtual table definitions"}));
+  EXPECT_EQ(Column("system_virtual_schema", "tables", "comment"),
+            (std::vector<std::string>{
+                "this node's state in the ring; INSERT its host_id to decommission it",
+                "",
+                "memtable flushes asked on this node",
+                "lists the gossip information for the cluster",
+                "guardrails and their live settings",
+                "secondary index builds on this node",
+                "cells and collections the large-data ledger names, largest first",
+                "partitions the large-data ledger names, largest first",
+                "rows the large-data ledger names, largest first",
+                "",
+                "",
+                "rules of the data model that statements broke on this node",
+                "distributions of each table's partitions",
+                "current settings",
+                "local read and write latencies of each table on this node",
+                "storage figures of each table on this node",
+                "materialized view builds on this node",
+                "checks of materialized views against their base tables",
+                "virtual column definitions",
+                "virtual keyspace definitions",
+                "virtual table definitions"}));
 }
 
 TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
@@ -165,6 +177,8 @@ TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
                    text("clustering_order") + " " + text("type"));
   }
   EXPECT_EQ(described, (std::vector<std::string>{
+                           "system_views.decommission.host_id partition_key 0 none uuid",
+                           "system_views.decommission.state regular -1 none text",
                            "system_views.gossip_info.address partition_key 0 none inet",
                            "system_views.gossip_info.dc regular -1 none text",
                            "system_views.gossip_info.disk_usage regular -1 none text",

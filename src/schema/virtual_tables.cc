@@ -1,6 +1,7 @@
 #include "schema/virtual_tables.h"
 
 #include "common/check.h"
+#include "schema/decommission_table.h"
 #include "schema/flushes_table.h"
 #include "schema/gossip_info_table.h"
 #include "schema/guardrails_table.h"
@@ -39,6 +40,7 @@ VirtualTables VirtualTables::SystemTables() {
   registry.Add(MakePartitionStatsTable());
   registry.Add(MakeModelWarningsTable());
   registry.Add(MakeFlushesTable());
+  registry.Add(MakeDecommissionTable());
   for (auto& table : MakeTableMetricTables()) registry.Add(std::move(table));
   return registry;
 }

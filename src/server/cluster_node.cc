@@ -1,14 +1,20 @@
 #include "server/cluster_node.h"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <boost/asio/post.hpp>
+#include <condition_variable>
+#include <csignal>
+#include <fstream>
 #include <future>
 #include <map>
+#include <thread>
 
 #include "cluster/streaming/range_streamer.h"
 #include "cluster/streaming/stream_sources.h"
 #include "cluster/views/ring_view_update_router.h"
+#include "common/error.h"
 #include "locator/token_allocation.h"
 #include "locator/token_ring.h"
 #include "schema/storage_layout.h"
@@ -30,6 +36,9 @@ uint64_t SeedOf(const types::Uuid& host_id) {
   }
   return seed;
 }
+
+// In the data directory of a node that left the ring.
+constexpr const char* kDecommissionedMark = "decommissioned";
 
 // Whether the schema has a keyspace of the users' (which a new node must
 // stream before it serves): a ring holding none lets nodes join at once,
@@ -102,6 +111,12 @@ ClusterNode::~ClusterNode() { Stop(); }
 
 void ClusterNode::Register(const cluster::NodeIdentity& identity, bool identity_existed,
                            const std::filesystem::path& data_dir) {
+  if (std::filesystem::exists(data_dir / kDecommissionedMark)) {
+    throw std::runtime_error(
+        "This node was decommissioned and will not rejoin the ring unless "
+        "cassandra.override_decommission=true has been set, or all existing data is removed and "
+        "the node is bootstrapped again");
+  }
   metadata::NodeRecord mine;
   mine.host_id = host_id_;
   mine.broadcast_address = node_info_.broadcast_address;
@@ -347,6 +362,7 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, index::IndexingEngine&
   stream_source_ = std::make_unique<cluster::streaming::StreamSource>(
       services_, engine, clock, config_.stream_throughput_outbound);
   stream_source_->RegisterHandler();
+  RegisterStreamRangesHandler(engine);
   messaging_->Start();
   detector_->Start();
   if (hint_dispatcher_) hint_dispatcher_->Start();
@@ -355,6 +371,140 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, index::IndexingEngine&
   spdlog::info("Internode messaging listening on {}", messaging_->local_address().ToString());
   const metadata::NodeRecord* mine = store_->directory()->Find(host_id_);
   if (mine != nullptr && mine->state != metadata::NodeState::kNormal) Bootstrap(engine);
+  node_info_.decommission = [this] { Decommission(); };
+  node_info_.ring_state = [this] {
+    const metadata::NodeRecord* record = store_->directory()->Find(host_id_);
+    if (record == nullptr) return std::string("LEFT");
+    switch (record->state) {
+      case metadata::NodeState::kNormal:
+        return std::string("NORMAL");
+      case metadata::NodeState::kJoining:
+      case metadata::NodeState::kJoiningReadNew:
+        return std::string("JOINING");
+      case metadata::NodeState::kLeaving:
+      case metadata::NodeState::kLeavingReadNew:
+        return std::string("LEAVING");
+    }
+    return std::string("NORMAL");
+  };
+}
+
+void ClusterNode::RegisterStreamRangesHandler(storage::Engine& engine) {
+  messaging_->RegisterHandler(
+      messaging::Verb::kStreamRanges,
+      [this, &engine](const messaging::Message& message, messaging::Responder responder) {
+        auto shared = std::make_shared<messaging::Responder>(std::move(responder));
+        try {
+          if (message.payload.size() != 16) throw std::runtime_error("Not a stream request");
+          const types::Uuid plan = types::Uuid::FromBytes(message.payload);
+          auto tasks = cluster::streaming::StreamTasksFor(*views_->Get(), host_id_, *detector_);
+          spdlog::info("Streaming {} ranges for plan {}", tasks.size(), plan.ToString());
+          (void)cluster::streaming::RangeStreamer::Start(
+              services_, engine, {.plan_id = plan, .progress_dir = config_.data_dir() / "streams"},
+              std::move(tasks), [shared](std::exception_ptr error) {
+                if (!error) return shared->Reply(Bytes());
+                try {
+                  std::rethrow_exception(error);
+                } catch (const std::exception& e) {
+                  shared->Fail(messaging::FailureReason::kUnknown, e.what());
+                }
+              });
+        } catch (const std::exception& e) {
+          shared->Fail(messaging::FailureReason::kUnknown, e.what());
+        }
+      });
+}
+
+void ClusterNode::Decommission() {
+  using metadata::NodeState;
+  std::lock_guard lock(decommission_mutex_);
+  const metadata::DirectoryPtr directory = store_->directory();
+  const metadata::NodeRecord* mine = directory->Find(host_id_);
+  if (mine == nullptr || mine->state != NodeState::kNormal) {
+    throw CqlError(ErrorCode::kInvalid, "This node is not a NORMAL member of the ring");
+  }
+  for (const auto& [id, record] : directory->nodes()) {
+    if (record.state != NodeState::kNormal) {
+      throw CqlError(ErrorCode::kInvalid, "data is currently moving in the ring (" +
+                                              record.broadcast_address +
+                                              " is joining or leaving); unable to leave the ring");
+    }
+  }
+  // 4.1's StorageService.decommission: N counts this node too.
+  const cluster::ClusterViewPtr view = views_->Get();
+  for (const auto& [name, keyspace] : view->schema().keyspaces()) {
+    const cluster::KeyspaceReplication* replication = view->ReplicationOf(name);
+    if (replication == nullptr) continue;
+    const locator::ReplicationStrategy& strategy = replication->strategy();
+    if (strategy.kind() == locator::ReplicationStrategy::Kind::kLocal) continue;
+    int rf = 0;
+    int nodes = 0;
+    if (strategy.kind() == locator::ReplicationStrategy::Kind::kNetworkTopology) {
+      const auto& factors = strategy.datacenter_factors();
+      const auto it = factors.find(node_info_.data_center);
+      rf = it == factors.end() ? 0 : it->second;
+      for (const auto& [id, record] : directory->nodes()) {
+        nodes += record.datacenter == node_info_.data_center ? 1 : 0;
+      }
+    } else {
+      rf = strategy.replication_factor();
+      nodes = static_cast<int>(directory->size());
+    }
+    if (rf > 0 && nodes <= rf) {
+      throw CqlError(ErrorCode::kInvalid,
+                     "Not enough live nodes to maintain replication factor in keyspace " + name +
+                         " (RF = " + std::to_string(rf) + ", N = " + std::to_string(nodes) +
+                         "). Perform a forceful decommission to ignore.");
+    }
+  }
+  spdlog::info("DECOMMISSIONING: leaving the ring");
+  SetOwnState(NodeState::kLeaving);
+  Barrier("LEAVING: waiting for the other members to write to the new owners");
+  const std::vector<types::Uuid> receivers = cluster::streaming::PendingMembers(*views_->Get());
+  const types::Uuid plan = types::Uuid::NameBased("decommission " + host_id_.ToString());
+  std::string failures;
+  {
+    std::mutex mutex;
+    std::condition_variable answered;
+    size_t waiting = receivers.size();
+    const cluster::ClusterViewPtr now = views_->Get();
+    for (const types::Uuid& receiver : receivers) {
+      messaging_->SendRequest(
+          now->AddressOf(receiver), messaging::Verb::kStreamRanges, plan.ToBytes(),
+          std::chrono::hours(1), [&, receiver](messaging::Reply reply) {
+            std::lock_guard guard(mutex);
+            if (!reply.ok()) {
+              failures += (failures.empty() ? "" : "; ") + receiver.ToString() + ": " +
+                          (reply.payload.empty() ? std::string("no answer") : reply.payload);
+            }
+            if (--waiting == 0) answered.notify_all();
+          });
+    }
+    std::unique_lock wait(mutex);
+    answered.wait(wait, [&] { return waiting == 0; });
+  }
+  if (!failures.empty()) {
+    SetOwnState(NodeState::kNormal);
+    Barrier("LEAVING: cancelled, back to NORMAL");
+    throw CqlError(ErrorCode::kServerError, "Stream failed: " + failures);
+  }
+  SetOwnState(NodeState::kLeavingReadNew);
+  Barrier("LEAVING: waiting for the other members to read from the new owners");
+  // Marked before it leaves: a crash after leaving must not let it rejoin.
+  std::ofstream(config_.data_dir() / kDecommissionedMark) << host_id_.ToString() << "\n";
+  (void)store_->CommitDirectory(
+      [&](const metadata::Directory& current) -> std::optional<metadata::Directory> {
+        if (current.Find(host_id_) == nullptr) return std::nullopt;
+        return current.Without(host_id_);
+      });
+  Barrier("LEFT: waiting for the other members to forget this node");
+  spdlog::info("DECOMMISSIONED");
+  // Out of the ring, the node has nothing left to serve; it stops once the
+  // statement that asked has answered.
+  std::thread([] {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    ::kill(::getpid(), SIGTERM);  // to the process: raise() would be this thread's
+  }).detach();
 }
 
 void ClusterNode::Bootstrap(storage::Engine& engine) {
@@ -366,7 +516,12 @@ void ClusterNode::Bootstrap(storage::Engine& engine) {
   Barrier("JOINING: waiting for the other members to write to this node");
   if (state == NodeState::kJoining) {
     spdlog::info("JOINING: Starting to bootstrap...");
-    StreamRanges(engine);
+    try {
+      StreamRanges(engine, types::Uuid::NameBased("bootstrap " + host_id_.ToString()));
+    } catch (const std::exception& e) {
+      throw std::runtime_error(std::string(e.what()) +
+                               "; restart the node to resume the bootstrap");
+    }
     SetOwnState(NodeState::kJoiningReadNew);
     Barrier("JOINING: waiting for the other members to read from this node");
   }
@@ -375,33 +530,18 @@ void ClusterNode::Bootstrap(storage::Engine& engine) {
   spdlog::info("Bootstrap completed for tokens {}", fmt::join(node_info_.tokens, ", "));
 }
 
-void ClusterNode::StreamRanges(storage::Engine& engine) {
-  const cluster::ClusterViewPtr view = views_->Get();
-  std::vector<cluster::streaming::StreamTask> tasks;
-  for (const auto& source : cluster::streaming::StrictSourcesFor(*view, host_id_, *detector_)) {
-    const schema::KeyspaceMetadata* keyspace = view->schema().FindKeyspace(source.keyspace);
-    if (keyspace == nullptr) continue;
-    for (const auto* tables : {&keyspace->tables, &keyspace->views}) {
-      for (const auto& [name, table] : *tables) {
-        // Virtual tables hold nothing to copy.
-        if (!schema::IsStoredTable(*table)) continue;
-        tasks.push_back({.table_id = table->id, .range = source.range, .source = source.source});
-      }
-    }
-  }
+void ClusterNode::StreamRanges(storage::Engine& engine, const types::Uuid& plan_id) {
+  std::vector<cluster::streaming::StreamTask> tasks =
+      cluster::streaming::StreamTasksFor(*views_->Get(), host_id_, *detector_);
   auto done = std::make_shared<std::promise<std::exception_ptr>>();
   auto streamer = cluster::streaming::RangeStreamer::Start(
-      services_, engine,
-      {.plan_id = types::Uuid::NameBased("bootstrap " + host_id_.ToString()),
-       .progress_dir = config_.data_dir() / "streams"},
+      services_, engine, {.plan_id = plan_id, .progress_dir = config_.data_dir() / "streams"},
       std::move(tasks), [done](std::exception_ptr error) { done->set_value(error); });
   if (std::exception_ptr error = done->get_future().get()) {
     try {
       std::rethrow_exception(error);
     } catch (const std::exception& e) {
-      throw std::runtime_error(
-          std::string("Some data streaming failed; restart the node to resume the bootstrap: ") +
-          e.what());
+      throw std::runtime_error(std::string("Some data streaming failed: ") + e.what());
     }
   }
   const auto& counters = streamer->counters();

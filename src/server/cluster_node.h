@@ -109,7 +109,18 @@ class ClusterNode {
   // A restart in the middle resumes at its step, the streaming after the
   // slices it applied. Throws when a step fails (the node does not start).
   void Bootstrap(storage::Engine& engine);
-  void StreamRanges(storage::Engine& engine);
+  // Streams the ranges this node is pending for, as plan `plan_id`; blocks.
+  void StreamRanges(storage::Engine& engine, const types::Uuid& plan_id);
+  // Answers STREAM_RANGES: streams what this node is pending for (a
+  // leaving node asks each of its ranges' new owners), replying when done.
+  void RegisterStreamRangesHandler(storage::Engine& engine);
+  // `nodetool decommission` (LocalNodeInfo::decommission): refused unless
+  // every member is NORMAL and every keyspace keeps its replication factor;
+  // then kLeaving, every new owner streams from this node, kLeavingReadNew,
+  // out of the directory. A failure before reads move puts it back NORMAL.
+  // Leaves a mark in the data directory that stops it from rejoining, and
+  // ends the process.
+  void Decommission();
   void SetOwnState(metadata::NodeState state);
   // Waits until every live member applied this node's epoch; throws after
   // a few request_timeouts without.
@@ -162,6 +173,7 @@ class ClusterNode {
   // replicas' promises and acceptances, this node's own part of its rounds.
   std::unique_ptr<boost::asio::thread_pool> paxos_workers_;
   cluster::ClusterServices services_;
+  std::mutex decommission_mutex_;  // one decommission at a time
   bool stopped_ = false;
 };
 

@@ -4,6 +4,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "schema/storage_layout.h"
+
 namespace sibyl::cluster::streaming {
 
 namespace {
@@ -81,6 +83,41 @@ std::vector<RangeSource> StrictSourcesFor(const ClusterView& view, const types::
     }
   }
   return sources;
+}
+
+std::vector<StreamTask> StreamTasksFor(const ClusterView& view, const types::Uuid& receiver,
+                                       const Liveness& liveness) {
+  std::vector<StreamTask> tasks;
+  for (const RangeSource& source : StrictSourcesFor(view, receiver, liveness)) {
+    const schema::KeyspaceMetadata* keyspace = view.schema().FindKeyspace(source.keyspace);
+    if (keyspace == nullptr) continue;
+    for (const auto* tables : {&keyspace->tables, &keyspace->views}) {
+      for (const auto& [name, table] : *tables) {
+        // Virtual tables hold nothing to copy.
+        if (!schema::IsStoredTable(*table)) continue;
+        tasks.push_back({.table_id = table->id, .range = source.range, .source = source.source});
+      }
+    }
+  }
+  return tasks;
+}
+
+std::vector<types::Uuid> PendingMembers(const ClusterView& view) {
+  std::vector<types::Uuid> members;
+  if (!view.ranges_moving()) return members;
+  const std::vector<dht::Token> boundaries = Boundaries(view);
+  for (const auto& [name, keyspace] : view.schema().keyspaces()) {
+    const KeyspaceReplication* replication = view.ReplicationOf(name);
+    if (replication == nullptr || !replication->also_written) continue;
+    for (const dht::Token token : boundaries) {
+      for (const types::Uuid& node : replication->PendingReplicasFor(token)) {
+        if (std::find(members.begin(), members.end(), node) == members.end()) {
+          members.push_back(node);
+        }
+      }
+    }
+  }
+  return members;
 }
 
 }  // namespace sibyl::cluster::streaming

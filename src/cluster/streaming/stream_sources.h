@@ -16,6 +16,7 @@
 
 #include "cluster/cluster_view.h"
 #include "cluster/liveness.h"
+#include "cluster/streaming/range_streamer.h"
 #include "storage/data/read_command.h"
 #include "types/uuid.h"
 
@@ -39,5 +40,15 @@ struct RangeSource {
 [[nodiscard]] std::vector<RangeSource> StrictSourcesFor(const ClusterView& view,
                                                         const types::Uuid& receiver,
                                                         const Liveness& liveness);
+
+// StrictSourcesFor's ranges as the streams that copy them: one per stored
+// table (and view) of each keyspace. Throws as StrictSourcesFor.
+[[nodiscard]] std::vector<StreamTask> StreamTasksFor(const ClusterView& view,
+                                                     const types::Uuid& receiver,
+                                                     const Liveness& liveness);
+
+// The members pending for some range of some keyspace: who must stream
+// while a move is under way.
+[[nodiscard]] std::vector<types::Uuid> PendingMembers(const ClusterView& view);
 
 }  // namespace sibyl::cluster::streaming

@@ -34,11 +34,12 @@ TEST_F(VirtualSelectTest, DriverQueriesOfTheVirtualSchema) {
   RowsResult tables = Rows("SELECT * from system_virtual_schema.tables");
   EXPECT_EQ(ColumnNames(tables),
             (std::vector<std::string>{"keyspace_name", "table_name", "comment"}));
-  // disk_usage, flushes, gossip_info, guardrails, index_builds, large_cells,
-  // large_partitions, large_rows, local_read_latency, local_write_latency,
-  // model_warnings, partition_stats, settings, table_latencies, table_stats,
-  // view_builds, view_checks and the three of the virtual schema
-  EXPECT_EQ(tables.rows.size(), 20u);
+  // decommission, disk_usage, flushes, gossip_info, guardrails,
+  // index_builds, large_cells, large_partitions, large_rows,
+  // local_read_latency, local_write_latency, model_warnings,
+  // partition_stats, settings, table_latencies, table_stats, view_builds,
+  // view_checks and the three of the virtual schema
+  EXPECT_EQ(tables.rows.size(), 21u);
 
   RowsResult columns = Rows(
       "SELECT * FROM system_virtual_schema.columns where keyspace_name = 'system_views' and "

@@ -6,6 +6,7 @@
 #include "tools/admin/admin_error.h"
 #include "tools/admin/admin_options.h"
 #include "tools/admin/cluster_members_reader.h"
+#include "tools/admin/decommission.h"
 #include "tools/admin/describe_ring_format.h"
 #include "tools/admin/flush.h"
 #include "tools/admin/flush_reader.h"
@@ -63,6 +64,10 @@ Output TableHistograms(const ClusterMembers& cluster, const AdminOptions& option
 }
 
 Output Run(const AdminOptions& options) {
+  if (options.view == AdminView::kDecommission) {
+    DecommissionNode(options.node);
+    return {};
+  }
   const ClusterMembers cluster = ReadClusterMembers(options.node);
   switch (options.view) {
     case AdminView::kStatus:
@@ -95,6 +100,8 @@ Output Run(const AdminOptions& options) {
                                       ReadClusterTableStats(cluster, options.node))};
     case AdminView::kTableHistograms:
       return TableHistograms(cluster, options);
+    case AdminView::kDecommission:
+      break;  // above: it needs no member list
   }
   return {};
 }

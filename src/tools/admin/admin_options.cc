@@ -104,6 +104,11 @@ AdminOptions ParseAdminArguments(const std::vector<std::string>& args) {
   } else if (command == "describering") {
     options.view = AdminView::kDescribeRing;
     if (positional.size() < 2) throw AdminUsageError("describering needs a keyspace name");
+  } else if (command == "decommission") {
+    options.view = AdminView::kDecommission;
+    if (positional.size() > 1) {
+      throw AdminUsageError("unexpected argument '" + positional[1] + "' (see sibyl admin --help)");
+    }
   } else if (command == "indexes") {
     options.view = AdminView::kIndexes;
   } else if (command == "views") {
@@ -150,6 +155,9 @@ std::string AdminUsage() {
          "  status [KEYSPACE]        every node: Up/Down, address, load, tokens, ownership,\n"
          "                           host id, rack (ownership effective for KEYSPACE)\n"
          "  ring [KEYSPACE]          every token of the ring with its node\n"
+         "  decommission             the node asked leaves the ring: it streams every\n"
+         "                           range it holds to the node taking it over, leaves\n"
+         "                           the cluster, then stops (nothing printed when done)\n"
          "  describering KEYSPACE    the token ranges and their replicas for KEYSPACE\n"
          "  indexes [KEYSPACE]       every node's secondary index builds: status,\n"
          "                           partitions built, last token, failure (of KEYSPACE)\n"

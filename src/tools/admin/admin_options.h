@@ -30,6 +30,7 @@ enum class AdminView {
   kFlush,
   kTableStats,
   kTableHistograms,
+  kDecommission,
 };
 
 // A keyspace, or one table of it (tablestats' KEYSPACE[.TABLE]).

@@ -119,6 +119,13 @@ TEST(AdminOptionsTest, Flush) {
   EXPECT_EQ(tables.tables, (std::vector<std::string>{"a", "b"}));
 }
 
+TEST(AdminOptionsTest, Decommission) {
+  const AdminOptions options = ParseAdminArguments({"--host", "127.0.0.4", "decommission"});
+  EXPECT_EQ(options.view, AdminView::kDecommission);
+  EXPECT_EQ(options.node.host, "127.0.0.4");
+  EXPECT_THROW((void)ParseAdminArguments({"decommission", "ks"}), AdminUsageError);
+}
+
 TEST(AdminOptionsTest, TableStatsAndHistograms) {
   const AdminOptions all = ParseAdminArguments({"tablestats"});
   EXPECT_EQ(all.view, AdminView::kTableStats);

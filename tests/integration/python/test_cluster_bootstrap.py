@@ -10,6 +10,7 @@ data, and a kill -9 in the middle of it.
 from __future__ import annotations
 
 import re
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -18,6 +19,7 @@ from cassandra import ConsistencyLevel
 from cassandra.query import SimpleStatement
 
 from cluster_process import RunningCluster, running_cluster
+from sibyl_process import sibyl_binary
 
 ROWS = 600
 
@@ -104,6 +106,12 @@ def test_a_new_node_streams_its_ranges_before_it_serves() -> None:
             assert 0 < row.t <= 86400
 
 
+def admin(cluster: RunningCluster, i: int, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(sibyl_binary()), "admin", "--host", f"127.0.0.{i}", "--port",
+                           str(cluster.native_port), *args],
+                          capture_output=True, text=True, timeout=300)
+
+
 def streamed(log: str) -> tuple[int, int]:
     """(slices received, slices done before) of the joiner's last stream."""
     found = re.findall(r"JOINING: streamed (\d+) slices \((\d+) bytes; (\d+) done before\)", log)
@@ -139,3 +147,40 @@ def test_a_joiner_killed_while_streaming_resumes_after_what_it_applied() -> None
         assert done_before >= applied_before
         print(f"resumed: {done_before} slices done before the kill, {received} fetched after")
         check_node_alone(cluster, 4, {k: k * 10 for k in range(ROWS)})
+
+
+def test_a_decommissioned_node_hands_its_ranges_over_and_leaves() -> None:
+    with running_cluster(nodes=4) as cluster:
+        create_and_fill(cluster, ROWS)
+        with cluster.connect("127.0.0.4", only=True) as driver:
+            session = driver.connect()
+            assert session.execute(
+                "SELECT state FROM system_views.decommission").one().state == "NORMAL"
+            # Another node's host id is refused: decommission runs on the node leaving.
+            other = session.execute("SELECT host_id FROM system.peers LIMIT 1").one().host_id
+            try:
+                session.execute("INSERT INTO system_views.decommission (host_id) VALUES (%s)",
+                                (other,))
+                raise AssertionError("another node's decommission was accepted")
+            except Exception as e:  # noqa: BLE001 - the driver's InvalidRequest
+                assert "is not this node" in str(e), e
+        left = admin(cluster, 4, "decommission")
+        assert left.returncode == 0 and left.stdout == "", left
+        deadline = time.monotonic() + 30
+        while cluster.alive(4) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not cluster.alive(4), "a decommissioned node stops"
+        log = (cluster.node_dir(4) / "sibyl.log").read_text()
+        assert "DECOMMISSIONED" in log, log
+        with cluster.connect("127.0.0.1", only=True) as driver:
+            session = driver.connect()
+            peers = {str(row.peer) for row in session.execute("SELECT peer FROM system.peers")}
+            assert peers == {"127.0.0.2", "127.0.0.3"}
+        # Three nodes left for RF 3: another decommission would lose a replica.
+        refused = admin(cluster, 1, "decommission")
+        assert refused.returncode == 1
+        assert ("Not enough live nodes to maintain replication factor in keyspace grow "
+                "(RF = 3, N = 3). Perform a forceful decommission to ignore.") in refused.stderr
+        # RF 3 on three nodes: each holds every key, with its original write time.
+        for i in (1, 2, 3):
+            check_node_alone(cluster, i, {k: k * 10 for k in range(ROWS)})

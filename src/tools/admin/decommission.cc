@@ -1,0 +1,36 @@
+#include "tools/admin/decommission.h"
+
+#include <variant>
+
+#include "client/blocking_call.h"
+#include "tools/admin/admin_error.h"
+
+namespace sibyl::tools::admin {
+namespace {
+
+constexpr const char* kHostIdQuery = "SELECT host_id FROM system.local";
+constexpr const char* kDecommission = "INSERT INTO system_views.decommission (host_id) VALUES (?)";
+
+}  // namespace
+
+void DecommissionNode(const NodeAddress& node) {
+  WithNodeConnection(
+      node,
+      [&](client::Connection& connection) {
+        const std::vector<AdminRow> local = QueryRows(connection, node, kHostIdQuery);
+        if (local.size() != 1)
+          throw AdminError("system.local of " + Where(node) + " is not one row");
+        const Bytes& host_id = RequiredColumn(local.front(), 0, "host_id");
+        const Value values[] = {Value::Of(host_id)};
+        protocol::QueryOptions options;
+        options.values = values;
+        client::Reply reply = client::BlockingQuery(connection, kDecommission, options);
+        if (const auto* error = std::get_if<client::ErrorResponse>(&reply.response)) {
+          throw AdminError(error->message);
+        }
+        if (!reply.ok()) throw QueryFailed(kDecommission, node, reply.response);
+      },
+      kDecommissionTimeout);
+}
+
+}  // namespace sibyl::tools::admin
