@@ -18,6 +18,7 @@ struct Member {
   std::optional<int64_t> generation;
   std::optional<int64_t> heartbeat;
   std::optional<bool> alive;
+  std::string status;
   std::optional<int64_t> load_bytes;
   std::optional<guardrails::DiskUsageState> disk_usage;
   types::Uuid schema_version;
@@ -45,6 +46,7 @@ Bytes EncodeTokens(std::vector<std::string> tokens) {
 
 Row MakeRow(const TableMetadata& table, const Member& member) {
   RowWriter row(table);
+  row.Set("status", types::EncodeText(member.status));
   row.Set("address", types::EncodeInet(member.address))
       .Set("port", types::EncodeInt(member.port))
       .Set("hostname", types::EncodeText(member.address))
@@ -97,6 +99,7 @@ class GossipInfoTable final : public VirtualTable {
                 .generation = node.gossip_generation,
                 .heartbeat = std::nullopt,  // the node does not count its own heartbeats
                 .alive = true,
+                .status = node.ring_state && node.ring_state() == "LEAVING" ? "LEAVING" : "NORMAL",
                 .load_bytes = node.load_bytes ? node.load_bytes() : std::nullopt,
                 .disk_usage = node.disk_usage ? std::optional(node.disk_usage()) : std::nullopt,
                 .schema_version = context.schema.version(),
@@ -115,6 +118,7 @@ class GossipInfoTable final : public VirtualTable {
           .generation = peer.generation,
           .heartbeat = peer.heartbeat_counter,
           .alive = peer.alive,
+          .status = peer.status,
           .load_bytes = peer.load_bytes,
           .disk_usage = peer.disk_usage,
           .schema_version = peer.schema_version.value_or(context.schema.version()),

@@ -109,6 +109,35 @@ TEST_F(GossipInfoTableTest, PeersShowWhatTheFailureDetectorAndHeartbeatsSay) {
   EXPECT_EQ(Text(rows[2], "rack"), "r2");
   // A peer not heard from yet shows the local schema version (one metadata log).
   EXPECT_EQ(Text(rows[1], "schema"), schema_->version().ToString());
+  EXPECT_EQ(Text(rows[0], "status"), "NORMAL");
+}
+
+// A joining node is in gossip_info (BOOT), not yet in system.peers or
+// peers_v2; a leaving one is in both until it left.
+TEST_F(GossipInfoTableTest, AJoiningPeerIsGossipedButNotAPeerYet) {
+  PeerInfo joining;
+  joining.address = "127.0.0.4";
+  joining.host_id = *types::Uuid::Parse("44444444-4444-4444-8444-444444444444");
+  joining.tokens = {"9"};
+  joining.status = "BOOT";
+  PeerInfo leaving = joining;
+  leaving.address = "127.0.0.5";
+  leaving.host_id = *types::Uuid::Parse("55555555-5555-4555-8555-555555555555");
+  leaving.status = "LEAVING";
+  node_.peers = {joining, leaving};
+  const std::vector<Row> rows = Rows();
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(Text(rows[1], "status"), "BOOT");
+  EXPECT_EQ(Text(rows[2], "status"), "LEAVING");
+  for (const char* peers : {"peers", "peers_v2"}) {
+    const TableMetadata& table = *schema_->FindTable("system", peers);
+    const std::vector<Row> peer_rows =
+        tables_.Find("system", peers)->Rows(table, {*schema_, node_});
+    ASSERT_EQ(peer_rows.size(), 1u) << peers;
+    EXPECT_EQ(*peer_rows[0].at(static_cast<size_t>(table.ColumnIndex("peer"))),
+              types::EncodeInet("127.0.0.5"))
+        << peers;
+  }
 }
 
 }  // namespace

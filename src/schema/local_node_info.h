@@ -48,6 +48,9 @@ struct PeerInfo {
   std::optional<int64_t> load_bytes;
   // The disk usage state of its last heartbeat (nullopt until heard).
   std::optional<guardrails::DiskUsageState> disk_usage;
+  // Where it stands in the ring, as gossip's STATUS names it: "NORMAL",
+  // "BOOT" (joining: no system.peers row yet) or "LEAVING".
+  std::string status = "NORMAL";
 };
 
 // Where the build of one secondary index stands on this node

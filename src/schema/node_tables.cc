@@ -57,6 +57,10 @@ class LocalTable final : public VirtualTable {
   }
 };
 
+// A joining node has no peers row until it is NORMAL, as in Cassandra
+// (handleStateNormal writes it): drivers would route to it too early.
+bool IsRingMember(const PeerInfo& peer) { return peer.status != "BOOT"; }
+
 // Fills the columns system.peers and system.peers_v2 share. Every node of the
 // cluster follows one metadata log, so a peer not heard from yet shows the
 // local schema version.
@@ -83,6 +87,7 @@ class PeersTable final : public VirtualTable {
   void Produce(const TableMetadata& table, const VirtualTableContext& context,
                std::vector<Row>& rows) const override {
     for (const PeerInfo& peer : context.node.Peers()) {
+      if (!IsRingMember(peer)) continue;
       RowWriter row(table);
       SetCommonPeerColumns(row, peer, context);
       SetAddress(row, "rpc_address", peer.native_address);
@@ -99,6 +104,7 @@ class PeersV2Table final : public VirtualTable {
   void Produce(const TableMetadata& table, const VirtualTableContext& context,
                std::vector<Row>& rows) const override {
     for (const PeerInfo& peer : context.node.Peers()) {
+      if (!IsRingMember(peer)) continue;
       RowWriter row(table);
       SetCommonPeerColumns(row, peer, context);
       row.Set("peer_port", types::EncodeInt(peer.port))

@@ -215,6 +215,7 @@ KeyspacePtr MakeViewsKeyspace() {
                              .Column("generation", "int")
                              .Column("heartbeat", "int")
                              .Column("liveness", "text")
+                             .Column("status", "text")
                              .Column("load", "text")
                              .Column("disk_usage", "text")
                              .Column("schema", "text")

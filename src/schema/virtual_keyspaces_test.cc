@@ -195,6 +195,7 @@ TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
                            "system_views.gossip_info.rack regular -1 none text",
                            "system_views.gossip_info.release_version regular -1 none text",
                            "system_views.gossip_info.schema regular -1 none text",
+                           "system_views.gossip_info.status regular -1 none text",
                            "system_views.gossip_info.tokens regular -1 none frozen<set<text>>",
                            "system_views.guardrails.disallowed_values regular -1 none text",
                            "system_views.guardrails.enabled regular -1 none boolean",

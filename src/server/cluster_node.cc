@@ -257,12 +257,19 @@ std::vector<schema::PeerInfo> ClusterNode::Peers() const {
   const metadata::DirectoryPtr directory = store_->directory();
   for (const auto& [id, record] : directory->nodes()) {
     if (id == host_id_) continue;
-    // As Cassandra's: no row for a node until it joined (handleStateNormal).
-    if (record.state == metadata::NodeState::kJoining ||
-        record.state == metadata::NodeState::kJoiningReadNew) {
-      continue;
-    }
     schema::PeerInfo peer = metadata::ToPeerInfo(record);
+    switch (record.state) {
+      case metadata::NodeState::kNormal:
+        break;
+      case metadata::NodeState::kJoining:
+      case metadata::NodeState::kJoiningReadNew:
+        peer.status = "BOOT";  // system.peers leaves it out until it joined
+        break;
+      case metadata::NodeState::kLeaving:
+      case metadata::NodeState::kLeavingReadNew:
+        peer.status = "LEAVING";
+        break;
+    }
     if (detector_) {
       peer.alive = detector_->IsAlive(id);
       if (auto heartbeat = detector_->LastHeartbeat(id)) {

@@ -30,6 +30,8 @@ struct MemberState {
   std::optional<bool> alive;
   // Bytes of live data on disk, as the member last reported; nullopt: unknown.
   std::optional<int64_t> load_bytes;
+  // Gossip's STATUS: "NORMAL", "BOOT" (joining) or "LEAVING".
+  std::string status = "NORMAL";
 };
 
 struct ClusterMembers {

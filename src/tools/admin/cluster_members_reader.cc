@@ -12,8 +12,8 @@ namespace sibyl::tools::admin {
 namespace {
 
 constexpr const char* kMembersQuery =
-    "SELECT address, port, dc, rack, host_id, tokens, liveness, load, native_address_and_port "
-    "FROM system_views.gossip_info";
+    "SELECT address, port, dc, rack, host_id, tokens, liveness, load, native_address_and_port, "
+    "status FROM system_views.gossip_info";
 constexpr const char* kSchemaVersionQuery = "SELECT schema_version FROM system.local";
 constexpr const char* kKeyspacesQuery =
     "SELECT keyspace_name, replication FROM system_schema.keyspaces";
@@ -63,6 +63,7 @@ MemberState ReadMember(const Row& row) {
   std::sort(member.tokens.begin(), member.tokens.end());
   if (row[6]) member.alive = *row[6] == "UP";
   if (row[7]) member.load_bytes = Number(*row[7], "load");
+  if (row.size() > 9 && row[9]) member.status = *row[9];
   if (row[8]) {
     const std::string& native = *row[8];
     const size_t colon = native.rfind(':');

@@ -14,6 +14,13 @@ std::string StatusLetter(const MemberState& member) {
   return *member.alive ? "U" : "D";
 }
 
+// nodetool's second letter: Normal, Leaving, Joining.
+std::string StateLetter(const MemberState& member) {
+  if (member.status == "BOOT") return "J";
+  if (member.status == "LEAVING") return "L";
+  return "N";
+}
+
 std::string Owns(const MemberState& member, const OwnershipChoice& ownership) {
   const auto it = ownership.by_node.find(member.host_id);
   if (!ownership.effective || it == ownership.by_node.end()) return "?";
@@ -44,7 +51,7 @@ std::string FormatStatus(const ClusterMembers& cluster, const OwnershipChoice& o
       table.Add({"--", "Address", "Load", "Tokens", owns_header, "Host ID", "Rack"});
     }
     for (const MemberState* member : members) {
-      const std::string status = StatusLetter(*member) + "N";
+      const std::string status = StatusLetter(*member) + StateLetter(*member);
       const std::string load = member->load_bytes ? FormatFileSize(*member->load_bytes) : "?";
       const std::string owns = Owns(*member, ownership);
       const std::string host_id = member->host_id.ToString();

@@ -31,6 +31,16 @@ TEST(StatusFormatTest, EffectiveOwnershipAsNodetoolPrintsIt) {
             "\n");
 }
 
+TEST(StatusFormatTest, JoiningAndLeavingMembersShowTheirState) {
+  ClusterMembers cluster = ThreeNodeCluster();
+  cluster.members[0].status = "LEAVING";
+  cluster.members[2].status = "BOOT";
+  const std::string out = FormatStatus(cluster, Everything(cluster));
+  EXPECT_NE(out.find("UL  127.0.0.1"), std::string::npos) << out;
+  EXPECT_NE(out.find("DN  127.0.0.2"), std::string::npos) << out;
+  EXPECT_NE(out.find("?J  127.0.0.3"), std::string::npos) << out;
+}
+
 TEST(StatusFormatTest, RawOwnershipShowsQuestionMarksAndTheNote) {
   const ClusterMembers cluster = ThreeNodeCluster();
   OwnershipChoice raw{
