@@ -9,7 +9,9 @@
 #include <fstream>
 #include <future>
 #include <map>
+#include <set>
 #include <thread>
+#include <tuple>
 
 #include "cluster/streaming/range_streamer.h"
 #include "cluster/streaming/stream_sources.h"
@@ -292,6 +294,7 @@ std::shared_ptr<const index::ViewUpdateRouter> ClusterNode::MakeViewUpdateRouter
 void ClusterNode::Join(cluster::Coordinator& coordinator, index::IndexingEngine& engine,
                        Clock& clock, EventBus& events) {
   events_ = &events;
+  coordinator_ = &coordinator;
   messaging::TcpTransportOptions transport_options;
   transport_options.listen = {config_.listen_address, static_cast<uint16_t>(config_.storage_port)};
   transport_ = std::make_unique<messaging::TcpTransport>(transport_options);
@@ -468,6 +471,19 @@ void ClusterNode::Decommission() {
   SetOwnState(NodeState::kLeaving);
   Barrier("LEAVING: waiting for the other members to write to the new owners");
   const std::vector<types::Uuid> receivers = cluster::streaming::PendingMembers(*views_->Get());
+  try {
+    std::vector<cluster::streaming::StreamTask> moving;
+    for (const types::Uuid& receiver : receivers) {
+      for (auto& task : cluster::streaming::StreamTasksFor(*views_->Get(), receiver, *detector_)) {
+        moving.push_back(std::move(task));
+      }
+    }
+    RepairPaxos(moving);
+  } catch (const std::exception& e) {
+    SetOwnState(NodeState::kNormal);
+    Barrier("LEAVING: cancelled, back to NORMAL");
+    throw CqlError(ErrorCode::kServerError, e.what());
+  }
   const types::Uuid plan = types::Uuid::NameBased("decommission " + host_id_.ToString());
   std::string failures;
   {
@@ -524,6 +540,7 @@ void ClusterNode::Bootstrap(storage::Engine& engine) {
   if (state == NodeState::kJoining) {
     spdlog::info("JOINING: Starting to bootstrap...");
     try {
+      RepairPaxos(cluster::streaming::StreamTasksFor(*views_->Get(), host_id_, *detector_));
       StreamRanges(engine, types::Uuid::NameBased("bootstrap " + host_id_.ToString()));
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string(e.what()) +
@@ -535,6 +552,26 @@ void ClusterNode::Bootstrap(storage::Engine& engine) {
   SetOwnState(NodeState::kNormal);
   Barrier("JOINING: waiting for the other members to see this node NORMAL");
   spdlog::info("Bootstrap completed for tokens {}", fmt::join(node_info_.tokens, ", "));
+}
+
+void ClusterNode::RepairPaxos(const std::vector<cluster::streaming::StreamTask>& tasks) {
+  std::set<std::tuple<types::Uuid, int64_t, int64_t>> done;
+  for (const cluster::streaming::StreamTask& task : tasks) {
+    if (!done.emplace(task.table_id, task.range.start, task.range.end).second) continue;
+    std::promise<std::exception_ptr> finished;
+    coordinator_->paxos().FinishUncommitted(
+        task.table_id, task.range,
+        [&finished](std::exception_ptr error) { finished.set_value(error); });
+    if (std::exception_ptr error = finished.get_future().get()) {
+      try {
+        std::rethrow_exception(error);
+      } catch (const std::exception& e) {
+        throw std::runtime_error("Paxos repair of table " + task.table_id.ToString() +
+                                 " failed: " + e.what());
+      }
+    }
+  }
+  spdlog::info("Paxos repaired {} ranges", done.size());
 }
 
 void ClusterNode::StreamRanges(storage::Engine& engine, const types::Uuid& plan_id) {

@@ -33,6 +33,7 @@
 #include "cluster/membership/metadata_epoch_gate.h"
 #include "cluster/node_identity.h"
 #include "cluster/paxos/ballot.h"
+#include "cluster/streaming/range_streamer.h"
 #include "cluster/streaming/stream_source.h"
 #include "cluster/views/view_update_dispatcher.h"
 #include "common/clock.h"
@@ -109,6 +110,10 @@ class ClusterNode {
   // A restart in the middle resumes at its step, the streaming after the
   // slices it applied. Throws when a step fails (the node does not start).
   void Bootstrap(storage::Engine& engine);
+  // Finishes the Paxos rounds left unfinished in the tables and ranges of
+  // `tasks` (4.1's repairPaxosForTopologyChange), before their replicas
+  // change; blocks; throws when a node does not answer.
+  void RepairPaxos(const std::vector<cluster::streaming::StreamTask>& tasks);
   // Streams the ranges this node is pending for, as plan `plan_id`; blocks.
   void StreamRanges(storage::Engine& engine, const types::Uuid& plan_id);
   // Answers STREAM_RANGES: streams what this node is pending for (a
@@ -154,6 +159,7 @@ class ClusterNode {
 
   // Set by Join, before serving; then read-only.
   EventBus* events_ = nullptr;
+  cluster::Coordinator* coordinator_ = nullptr;
   std::unique_ptr<messaging::TcpTransport> transport_;
   std::unique_ptr<messaging::AsioScheduler> scheduler_;
   std::unique_ptr<cluster::MetadataEpochGate> gate_;

@@ -665,11 +665,14 @@ void PaxosCoordinator::SerialRead(storage::ReadCommand command, uint16_t consist
 // they named, one after the other, then the range read.
 class PaxosCoordinator::RangeFinisher : public std::enable_shared_from_this<RangeFinisher> {
  public:
+  // `read_after`: the scan's read once every proposal is finished (false:
+  // FinishUncommitted, done with an empty result).
   RangeFinisher(PaxosCoordinator& owner, storage::ReadCommand command, uint16_t consistency,
-                ReadCoordinator::Callback done)
+                bool read_after, ReadCoordinator::Callback done)
       : owner_(owner),
         command_(std::move(command)),
         consistency_(consistency),
+        read_after_(read_after),
         done_(std::move(done)) {}
 
   void Start() {
@@ -743,6 +746,7 @@ class PaxosCoordinator::RangeFinisher : public std::enable_shared_from_this<Rang
   // Only one step runs at a time: no lock needed past the answers.
   void FinishNext() {
     if (next_ == unfinished_.size()) {
+      if (!read_after_) return done_({}, nullptr);
       return owner_.reads_.Read(command_, QuorumLevelFor(consistency_), std::move(done_));
     }
     CasOperation round;
@@ -761,6 +765,7 @@ class PaxosCoordinator::RangeFinisher : public std::enable_shared_from_this<Rang
   PaxosCoordinator& owner_;
   const storage::ReadCommand command_;
   const uint16_t consistency_;
+  const bool read_after_;
   ReadCoordinator::Callback done_;
   std::mutex mutex_;
   size_t waiting_ = 0;                             // GUARDED_BY(mutex_)
@@ -773,7 +778,21 @@ class PaxosCoordinator::RangeFinisher : public std::enable_shared_from_this<Rang
 void PaxosCoordinator::SerialRangeRead(storage::ReadCommand command, uint16_t consistency,
                                        ReadCoordinator::Callback done) {
   metrics_.Add(PaxosOperation::kSerialScan, PaxosMetrics::Count::kStarted);
-  std::make_shared<RangeFinisher>(*this, std::move(command), consistency, std::move(done))->Start();
+  std::make_shared<RangeFinisher>(*this, std::move(command), consistency, /*read_after=*/true,
+                                  std::move(done))
+      ->Start();
+}
+
+void PaxosCoordinator::FinishUncommitted(const types::Uuid& table_id,
+                                         const storage::TokenRange& range,
+                                         std::function<void(std::exception_ptr)> done) {
+  storage::ReadCommand command;
+  command.table_id = table_id;
+  command.range = range;
+  std::make_shared<RangeFinisher>(
+      *this, std::move(command), kConsistencySerial, /*read_after=*/false,
+      [done = std::move(done)](storage::ReadResult, std::exception_ptr error) { done(error); })
+      ->Start();
 }
 
 void PaxosCoordinator::RunBlocking(std::function<void()> work) {

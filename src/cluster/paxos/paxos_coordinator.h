@@ -125,6 +125,13 @@ class PaxosCoordinator {
   // ReadTimeout.
   void SerialRangeRead(storage::ReadCommand command, uint16_t consistency,
                        ReadCoordinator::Callback done);
+  // Finishes every unfinished proposal of table `table_id` in `range`, as
+  // SerialRangeRead does before it reads: 4.1's Paxos repair before a
+  // topology change (repairPaxosForTopologyChange), so that a proposal a
+  // quorum of the old replicas accepted is committed before the replicas
+  // change. `done` gets null, or the error (a node that did not answer).
+  void FinishUncommitted(const types::Uuid& table_id, const storage::TokenRange& range,
+                         std::function<void(std::exception_ptr)> done);
 
   const PaxosMetrics& metrics() const { return metrics_; }
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -481,6 +482,30 @@ TEST_P(PaxosCoordinatorTest, ASerialScanFinishesTheProposalsAQuorumAccepted) {
   const CqlError e = ErrorOf(timeout);
   EXPECT_EQ(e.code(), ErrorCode::kReadTimeout);
   EXPECT_STREQ(e.what(), "Operation timed out - received only 2 responses.");
+}
+
+// Before a topology change (4.1's repairPaxosForTopologyChange): every
+// proposal a quorum accepted in the range moving is committed, so that the
+// new replicas hold the decision.
+TEST_P(PaxosCoordinatorTest, PaxosRepairBeforeATopologyChangeCommitsWhatAQuorumAccepted) {
+  const PaxosVariant variant = GetParam();
+  SimulatedCluster cluster({.nodes = 3, .seed = 40, .paxos_variant = variant});
+  const std::vector<int> replicas = ReplicaIndexes(cluster, 16);
+  const paxos::Ballot ballot = AcceptOnTwoReplicas(cluster, replicas, 16, 61);
+  std::optional<std::exception_ptr> done;
+  cluster.node(replicas[2])
+      .coordinator->paxos()
+      .FinishUncommitted(cluster.table().id,
+                         {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::min()},
+                         [&](std::exception_ptr error) { done = error; });
+  cluster.RunUntil([&] { return done.has_value(); });
+  ASSERT_EQ(*done, nullptr);
+  cluster.RunUntil([&] { return StoredRow(cluster, replicas[2], 16, 0).has_value(); });
+  for (int r : replicas) {
+    ASSERT_TRUE(StateOn(cluster, r, 16).committed.has_value()) << r;
+    EXPECT_GT(StateOn(cluster, r, 16).committed->ballot, ballot);
+  }
+  EXPECT_EQ(StoredRow(cluster, replicas[2], 16, 0)->value, 61);
 }
 
 TEST_P(PaxosCoordinatorTest, ContentionPastTheTimeoutIsACasWriteTimeout) {
