@@ -380,7 +380,7 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, index::IndexingEngine&
   view_dispatcher_->Start();
   spdlog::info("Internode messaging listening on {}", messaging_->local_address().ToString());
   const metadata::NodeRecord* mine = store_->directory()->Find(host_id_);
-  if (mine != nullptr && mine->state != metadata::NodeState::kNormal) Bootstrap(engine);
+  if (mine != nullptr && mine->state != metadata::NodeState::kNormal) ResumeMove(engine);
   node_info_.decommission = [this] { Decommission(); };
   node_info_.ring_state = [this] {
     const metadata::NodeRecord* record = store_->directory()->Find(host_id_);
@@ -484,7 +484,10 @@ void ClusterNode::Decommission() {
     Barrier("LEAVING: cancelled, back to NORMAL");
     throw CqlError(ErrorCode::kServerError, e.what());
   }
-  const types::Uuid plan = types::Uuid::NameBased("decommission " + host_id_.ToString());
+  // A plan per attempt: after a cancelled one the receivers were not written
+  // to for a while, so what they streamed then must not count now.
+  const types::Uuid plan = types::Uuid::NameBased("decommission " + host_id_.ToString() + " " +
+                                                  std::to_string(store_->epoch()));
   std::string failures;
   {
     std::mutex mutex;
@@ -513,6 +516,38 @@ void ClusterNode::Decommission() {
   }
   SetOwnState(NodeState::kLeavingReadNew);
   Barrier("LEAVING: waiting for the other members to read from the new owners");
+  Leave();
+  // Out of the ring, the node has nothing left to serve; it stops once the
+  // statement that asked has answered.
+  std::thread([] {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    ::kill(::getpid(), SIGTERM);  // to the process: raise() would be this thread's
+  }).detach();
+}
+
+void ClusterNode::ResumeMove(storage::Engine& engine) {
+  using metadata::NodeState;
+  switch (store_->directory()->Find(host_id_)->state) {
+    case NodeState::kNormal:
+      return;
+    case NodeState::kJoining:
+    case NodeState::kJoiningReadNew:
+      return Bootstrap(engine);
+    case NodeState::kLeaving:
+      // Reads never moved: cancelling loses nothing (TCM's inverse deltas).
+      spdlog::warn("This node stopped while leaving the ring: the decommission is cancelled");
+      SetOwnState(NodeState::kNormal);
+      Barrier("LEAVING: cancelled, back to NORMAL");
+      return;
+    case NodeState::kLeavingReadNew:
+      // Reads moved after every range was streamed: only forward.
+      spdlog::warn("This node stopped after its ranges were handed over: it leaves now");
+      Leave();
+      throw std::runtime_error("This node was decommissioned while it was down; it left the ring");
+  }
+}
+
+void ClusterNode::Leave() {
   // Marked before it leaves: a crash after leaving must not let it rejoin.
   std::ofstream(config_.data_dir() / kDecommissionedMark) << host_id_.ToString() << "\n";
   (void)store_->CommitDirectory(
@@ -522,20 +557,11 @@ void ClusterNode::Decommission() {
       });
   Barrier("LEFT: waiting for the other members to forget this node");
   spdlog::info("DECOMMISSIONED");
-  // Out of the ring, the node has nothing left to serve; it stops once the
-  // statement that asked has answered.
-  std::thread([] {
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-    ::kill(::getpid(), SIGTERM);  // to the process: raise() would be this thread's
-  }).detach();
 }
 
 void ClusterNode::Bootstrap(storage::Engine& engine) {
   using metadata::NodeState;
   const NodeState state = store_->directory()->Find(host_id_)->state;
-  if (state != NodeState::kJoining && state != NodeState::kJoiningReadNew) {
-    throw std::runtime_error("This node is leaving the ring; it cannot serve again");
-  }
   Barrier("JOINING: waiting for the other members to write to this node");
   if (state == NodeState::kJoining) {
     spdlog::info("JOINING: Starting to bootstrap...");

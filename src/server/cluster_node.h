@@ -110,6 +110,13 @@ class ClusterNode {
   // A restart in the middle resumes at its step, the streaming after the
   // slices it applied. Throws when a step fails (the node does not start).
   void Bootstrap(storage::Engine& engine);
+  // At start-up, a node the directory shows mid-move: a join resumes
+  // (Bootstrap); a leave whose reads had not moved is cancelled (NORMAL
+  // again, serving); one whose reads had moved finishes (Leave), and the
+  // node does not start.
+  void ResumeMove(storage::Engine& engine);
+  // The last steps of a decommission: the mark, out of the directory.
+  void Leave();
   // Finishes the Paxos rounds left unfinished in the tables and ranges of
   // `tasks` (4.1's repairPaxosForTopologyChange), before their replicas
   // change; blocks; throws when a node does not answer.

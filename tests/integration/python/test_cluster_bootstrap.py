@@ -189,3 +189,38 @@ def test_a_decommissioned_node_hands_its_ranges_over_and_leaves() -> None:
         # RF 3 on three nodes: each holds every key, with its original write time.
         for i in (1, 2, 3):
             check_node_alone(cluster, i, {k: k * 10 for k in range(ROWS)})
+
+
+def test_a_leaver_killed_while_its_ranges_stream_comes_back_normal() -> None:
+    # Slow streams (64KiB/s from the leaver), so that the kill lands while they run.
+    options = (("stream_throughput_outbound", "64KiB/s"),)
+    with running_cluster(nodes=4, node_options=options) as cluster:
+        create_and_fill(cluster, ROWS, note_bytes=1000)
+        decommission = subprocess.Popen(
+            [str(sibyl_binary()), "admin", "--host", "127.0.0.4", "--port",
+             str(cluster.native_port), "decommission"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            def receivers_streaming() -> bool:
+                return any(f.read_text() for i in (1, 2, 3)
+                           for f in (cluster.node_dir(i) / "data" / "streams").glob("*.stream"))
+            deadline = time.monotonic() + 60
+            while not receivers_streaming() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert receivers_streaming(), "the receivers did not start streaming"
+            cluster.kill_node(4)
+        finally:
+            decommission.wait(timeout=60)
+        assert decommission.returncode != 0  # it never finished
+        cluster.start_node(4)
+        cluster.wait_until_serving(4, timeout_s=120)
+        log = (cluster.node_dir(4) / "sibyl-test.log").read_text()
+        assert "the decommission is cancelled" in log, log
+        with cluster.connect("127.0.0.4", only=True) as driver:
+            assert driver.connect().execute(
+                "SELECT state FROM system_views.decommission").one().state == "NORMAL"
+        # Asked again, it leaves, the others holding everything.
+        left = admin(cluster, 4, "decommission")
+        assert left.returncode == 0, left
+        for i in (1, 2, 3):
+            check_node_alone(cluster, i, {k: k * 10 for k in range(ROWS)})
