@@ -54,6 +54,13 @@ enum class NodeState : uint8_t {
   kLeavingReadNew = 4,
 };
 
+inline bool IsJoining(NodeState state) {
+  return state == NodeState::kJoining || state == NodeState::kJoiningReadNew;
+}
+inline bool IsLeaving(NodeState state) {
+  return state == NodeState::kLeaving || state == NodeState::kLeavingReadNew;
+}
+
 struct NodeRecord {
   types::Uuid host_id;
   std::string broadcast_address;  // textual IP, as system.peers.peer

@@ -52,16 +52,42 @@ bool HoldsUserKeyspaces(const schema::Schema& schema) {
   return false;
 }
 
+// 4.1's StorageService.decommission: refused when a keyspace would keep
+// fewer nodes than its replication factor (N counts the leaver; per
+// datacenter for NetworkTopologyStrategy).
+void RefuseLeavingBelowReplication(const cluster::ClusterView& view,
+                                   const metadata::Directory& directory, const std::string& dc) {
+  for (const auto& [name, keyspace] : view.schema().keyspaces()) {
+    const cluster::KeyspaceReplication* replication = view.ReplicationOf(name);
+    if (replication == nullptr) continue;
+    const locator::ReplicationStrategy& strategy = replication->strategy();
+    if (strategy.kind() == locator::ReplicationStrategy::Kind::kLocal) continue;
+    int rf = strategy.replication_factor();
+    int nodes = static_cast<int>(directory.size());
+    if (strategy.kind() == locator::ReplicationStrategy::Kind::kNetworkTopology) {
+      const auto it = strategy.datacenter_factors().find(dc);
+      rf = it == strategy.datacenter_factors().end() ? 0 : it->second;
+      nodes = 0;
+      for (const auto& [id, record] : directory.nodes()) nodes += record.datacenter == dc ? 1 : 0;
+    }
+    if (rf > 0 && nodes <= rf) {
+      throw CqlError(ErrorCode::kInvalid,
+                     "Not enough live nodes to maintain replication factor in keyspace " + name +
+                         " (RF = " + std::to_string(rf) + ", N = " + std::to_string(nodes) +
+                         "). Perform a forceful decommission to ignore.");
+    }
+  }
+}
+
 // One range movement at a time (Cassandra's consistent.rangemovement): a
 // node may not start joining while another joins or leaves.
 void RefuseConcurrentMoves(const metadata::Directory& directory) {
   std::string joining;
   std::string leaving;
   for (const auto& [id, record] : directory.nodes()) {
-    using metadata::NodeState;
-    if (record.state == NodeState::kJoining || record.state == NodeState::kJoiningReadNew) {
+    if (metadata::IsJoining(record.state)) {
       joining += (joining.empty() ? "" : ",") + record.broadcast_address;
-    } else if (record.state == NodeState::kLeaving || record.state == NodeState::kLeavingReadNew) {
+    } else if (metadata::IsLeaving(record.state)) {
       leaving += (leaving.empty() ? "" : ",") + record.broadcast_address;
     }
   }
@@ -260,18 +286,9 @@ std::vector<schema::PeerInfo> ClusterNode::Peers() const {
   for (const auto& [id, record] : directory->nodes()) {
     if (id == host_id_) continue;
     schema::PeerInfo peer = metadata::ToPeerInfo(record);
-    switch (record.state) {
-      case metadata::NodeState::kNormal:
-        break;
-      case metadata::NodeState::kJoining:
-      case metadata::NodeState::kJoiningReadNew:
-        peer.status = "BOOT";  // system.peers leaves it out until it joined
-        break;
-      case metadata::NodeState::kLeaving:
-      case metadata::NodeState::kLeavingReadNew:
-        peer.status = "LEAVING";
-        break;
-    }
+    // Gossip's words; system.peers leaves a BOOT one out until it joined.
+    if (metadata::IsJoining(record.state)) peer.status = "BOOT";
+    if (metadata::IsLeaving(record.state)) peer.status = "LEAVING";
     if (detector_) {
       peer.alive = detector_->IsAlive(id);
       if (auto heartbeat = detector_->LastHeartbeat(id)) {
@@ -385,16 +402,8 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, index::IndexingEngine&
   node_info_.ring_state = [this] {
     const metadata::NodeRecord* record = store_->directory()->Find(host_id_);
     if (record == nullptr) return std::string("LEFT");
-    switch (record->state) {
-      case metadata::NodeState::kNormal:
-        return std::string("NORMAL");
-      case metadata::NodeState::kJoining:
-      case metadata::NodeState::kJoiningReadNew:
-        return std::string("JOINING");
-      case metadata::NodeState::kLeaving:
-      case metadata::NodeState::kLeavingReadNew:
-        return std::string("LEAVING");
-    }
+    if (metadata::IsJoining(record->state)) return std::string("JOINING");
+    if (metadata::IsLeaving(record->state)) return std::string("LEAVING");
     return std::string("NORMAL");
   };
 }
@@ -440,33 +449,7 @@ void ClusterNode::Decommission() {
                                               " is joining or leaving); unable to leave the ring");
     }
   }
-  // 4.1's StorageService.decommission: N counts this node too.
-  const cluster::ClusterViewPtr view = views_->Get();
-  for (const auto& [name, keyspace] : view->schema().keyspaces()) {
-    const cluster::KeyspaceReplication* replication = view->ReplicationOf(name);
-    if (replication == nullptr) continue;
-    const locator::ReplicationStrategy& strategy = replication->strategy();
-    if (strategy.kind() == locator::ReplicationStrategy::Kind::kLocal) continue;
-    int rf = 0;
-    int nodes = 0;
-    if (strategy.kind() == locator::ReplicationStrategy::Kind::kNetworkTopology) {
-      const auto& factors = strategy.datacenter_factors();
-      const auto it = factors.find(node_info_.data_center);
-      rf = it == factors.end() ? 0 : it->second;
-      for (const auto& [id, record] : directory->nodes()) {
-        nodes += record.datacenter == node_info_.data_center ? 1 : 0;
-      }
-    } else {
-      rf = strategy.replication_factor();
-      nodes = static_cast<int>(directory->size());
-    }
-    if (rf > 0 && nodes <= rf) {
-      throw CqlError(ErrorCode::kInvalid,
-                     "Not enough live nodes to maintain replication factor in keyspace " + name +
-                         " (RF = " + std::to_string(rf) + ", N = " + std::to_string(nodes) +
-                         "). Perform a forceful decommission to ignore.");
-    }
-  }
+  RefuseLeavingBelowReplication(*views_->Get(), *directory, node_info_.data_center);
   spdlog::info("DECOMMISSIONING: leaving the ring");
   SetOwnState(NodeState::kLeaving);
   Barrier("LEAVING: waiting for the other members to write to the new owners");
@@ -480,38 +463,15 @@ void ClusterNode::Decommission() {
     }
     RepairPaxos(moving);
   } catch (const std::exception& e) {
-    SetOwnState(NodeState::kNormal);
-    Barrier("LEAVING: cancelled, back to NORMAL");
+    CancelLeave();
     throw CqlError(ErrorCode::kServerError, e.what());
   }
   // A plan per attempt: after a cancelled one the receivers were not written
   // to for a while, so what they streamed then must not count now.
   const types::Uuid plan = types::Uuid::NameBased("decommission " + host_id_.ToString() + " " +
                                                   std::to_string(store_->epoch()));
-  std::string failures;
-  {
-    std::mutex mutex;
-    std::condition_variable answered;
-    size_t waiting = receivers.size();
-    const cluster::ClusterViewPtr now = views_->Get();
-    for (const types::Uuid& receiver : receivers) {
-      messaging_->SendRequest(
-          now->AddressOf(receiver), messaging::Verb::kStreamRanges, plan.ToBytes(),
-          std::chrono::hours(1), [&, receiver](messaging::Reply reply) {
-            std::lock_guard guard(mutex);
-            if (!reply.ok()) {
-              failures += (failures.empty() ? "" : "; ") + receiver.ToString() + ": " +
-                          (reply.payload.empty() ? std::string("no answer") : reply.payload);
-            }
-            if (--waiting == 0) answered.notify_all();
-          });
-    }
-    std::unique_lock wait(mutex);
-    answered.wait(wait, [&] { return waiting == 0; });
-  }
-  if (!failures.empty()) {
-    SetOwnState(NodeState::kNormal);
-    Barrier("LEAVING: cancelled, back to NORMAL");
+  if (const std::string failures = AskToStream(receivers, plan); !failures.empty()) {
+    CancelLeave();
     throw CqlError(ErrorCode::kServerError, "Stream failed: " + failures);
   }
   SetOwnState(NodeState::kLeavingReadNew);
@@ -534,17 +494,44 @@ void ClusterNode::ResumeMove(storage::Engine& engine) {
     case NodeState::kJoiningReadNew:
       return Bootstrap(engine);
     case NodeState::kLeaving:
-      // Reads never moved: cancelling loses nothing (TCM's inverse deltas).
       spdlog::warn("This node stopped while leaving the ring: the decommission is cancelled");
-      SetOwnState(NodeState::kNormal);
-      Barrier("LEAVING: cancelled, back to NORMAL");
-      return;
+      return CancelLeave();
     case NodeState::kLeavingReadNew:
       // Reads moved after every range was streamed: only forward.
       spdlog::warn("This node stopped after its ranges were handed over: it leaves now");
       Leave();
       throw std::runtime_error("This node was decommissioned while it was down; it left the ring");
   }
+}
+
+std::string ClusterNode::AskToStream(const std::vector<types::Uuid>& receivers,
+                                     const types::Uuid& plan) {
+  std::mutex mutex;
+  std::condition_variable answered;
+  std::string failures;  // GUARDED_BY(mutex)
+  size_t waiting = receivers.size();
+  const cluster::ClusterViewPtr view = views_->Get();
+  for (const types::Uuid& receiver : receivers) {
+    messaging_->SendRequest(
+        view->AddressOf(receiver), messaging::Verb::kStreamRanges, plan.ToBytes(),
+        std::chrono::hours(1), [&, receiver](messaging::Reply reply) {
+          std::lock_guard guard(mutex);
+          if (!reply.ok()) {
+            failures += (failures.empty() ? "" : "; ") + receiver.ToString() + ": " +
+                        (reply.payload.empty() ? std::string("no answer") : reply.payload);
+          }
+          if (--waiting == 0) answered.notify_all();
+        });
+  }
+  std::unique_lock wait(mutex);
+  answered.wait(wait, [&] { return waiting == 0; });
+  return failures;
+}
+
+void ClusterNode::CancelLeave() {
+  // Reads never moved: cancelling loses nothing (TCM's inverse deltas).
+  SetOwnState(metadata::NodeState::kNormal);
+  Barrier("LEAVING: cancelled, back to NORMAL");
 }
 
 void ClusterNode::Leave() {

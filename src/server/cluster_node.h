@@ -117,6 +117,11 @@ class ClusterNode {
   void ResumeMove(storage::Engine& engine);
   // The last steps of a decommission: the mark, out of the directory.
   void Leave();
+  // A decommission stopped before reads moved: NORMAL again.
+  void CancelLeave();
+  // Sends STREAM_RANGES of `plan` to each of `receivers` and waits for them
+  // all; the failures, each naming its receiver (empty: all streamed).
+  std::string AskToStream(const std::vector<types::Uuid>& receivers, const types::Uuid& plan);
   // Finishes the Paxos rounds left unfinished in the tables and ranges of
   // `tasks` (4.1's repairPaxosForTopologyChange), before their replicas
   // change; blocks; throws when a node does not answer.
