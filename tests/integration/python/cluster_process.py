@@ -71,14 +71,27 @@ class RunningCluster:
         (self.node_dir(i) / "pid").unlink(missing_ok=True)
 
     def wait_until_serving(self, i: int, timeout_s: float = 60.0) -> None:
-        """Waits until node i accepts CQL connections."""
+        """Waits until node i accepts CQL connections; fails at once, with the end of its log,
+        if its process exits, and with the end of its log if it is not serving in time (the
+        temporary directory, and the log with it, is gone when the test ends)."""
         def accepts() -> bool:
+            if i in self.restarted and self.restarted[i].poll() is not None:
+                pytest.fail(f"node 127.0.0.{i} exited ({self.restarted[i].returncode}) "
+                            f"before serving:\n{self.log_tail(i)}")
             try:
                 with socket.create_connection((f"127.0.0.{i}", self.native_port), timeout=1):
                     return True
             except OSError:
                 return False
-        wait_for(accepts, timeout_s, f"node 127.0.0.{i} to accept connections")
+        wait_for(accepts, timeout_s, f"node 127.0.0.{i} to accept connections",
+                 lambda: self.log_tail(i))
+
+    def log_tail(self, i: int, lines: int = 40) -> str:
+        try:
+            text = (self.node_dir(i) / "sibyl-test.log").read_text(errors="replace")
+        except OSError as e:
+            return f"(no log: {e})"
+        return "\n".join(text.splitlines()[-lines:])
 
     def command(self, verb: str, *extra: str) -> subprocess.CompletedProcess:
         return subprocess.run(
@@ -161,11 +174,12 @@ def cluster_ports() -> tuple[int, int, int, int]:
     return native, storage, free_port(span=2), metrics
 
 
-def wait_for(condition, timeout_s: float = 30.0, what: str = "condition"):
+def wait_for(condition, timeout_s: float = 30.0, what: str = "condition", details=None):
+    """Polls `condition` until it is truthy; on timeout fails, with `details()` if given."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         value = condition()
         if value:
             return value
         time.sleep(0.25)
-    pytest.fail(f"timed out waiting for {what}")
+    pytest.fail(f"timed out waiting for {what}" + (f":\n{details()}" if details else ""))
