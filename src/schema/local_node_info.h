@@ -158,8 +158,9 @@ struct LocalNodeInfo {
   std::function<std::vector<TableFlushInfo>()> table_flushes;
   // A node of a cluster: takes it out of the ring (system_views.decommission,
   // `sibyl admin decommission`), returning once it left; throws CqlError
-  // with the refusal or the failure. Null: a single node.
-  std::function<void()> decommission;
+  // with the refusal or the failure. `force` leaves even below a keyspace's
+  // replication factor (nodetool decommission --force). Null: a single node.
+  std::function<void(bool force)> decommission;
   // Its state in the ring ("NORMAL", "JOINING", "LEAVING", ...). Null: a
   // single node, always NORMAL.
   std::function<std::string()> ring_state;

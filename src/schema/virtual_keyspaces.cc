@@ -117,6 +117,7 @@ void AddStorageTables(KeyspaceMetadata& keyspace) {
                "this node's state in the ring; INSERT its host_id to decommission it")
                .PartitionKey("host_id", "uuid")
                .Column("state", "text")
+               .Column("force", "boolean")
                .Build(),
            // Sibyl's own: flushes asked by INSERT.
            VirtualTableBuilder(kViewsKeyspace, "flushes", "memtable flushes asked on this node")

@@ -177,6 +177,7 @@ TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
                    text("clustering_order") + " " + text("type"));
   }
   EXPECT_EQ(described, (std::vector<std::string>{
+                           "system_views.decommission.force regular -1 none boolean",
                            "system_views.decommission.host_id partition_key 0 none uuid",
                            "system_views.decommission.state regular -1 none text",
                            "system_views.gossip_info.address partition_key 0 none inet",

@@ -398,7 +398,7 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, index::IndexingEngine&
   spdlog::info("Internode messaging listening on {}", messaging_->local_address().ToString());
   const metadata::NodeRecord* mine = store_->directory()->Find(host_id_);
   if (mine != nullptr && mine->state != metadata::NodeState::kNormal) ResumeMove(engine);
-  node_info_.decommission = [this] { Decommission(); };
+  node_info_.decommission = [this](bool force) { Decommission(force); };
   node_info_.ring_state = [this] {
     const metadata::NodeRecord* record = store_->directory()->Find(host_id_);
     if (record == nullptr) return std::string("LEFT");
@@ -434,7 +434,7 @@ void ClusterNode::RegisterStreamRangesHandler(storage::Engine& engine) {
       });
 }
 
-void ClusterNode::Decommission() {
+void ClusterNode::Decommission(bool force) {
   using metadata::NodeState;
   std::lock_guard lock(decommission_mutex_);
   const metadata::DirectoryPtr directory = store_->directory();
@@ -449,7 +449,7 @@ void ClusterNode::Decommission() {
                                               " is joining or leaving); unable to leave the ring");
     }
   }
-  RefuseLeavingBelowReplication(*views_->Get(), *directory, node_info_.data_center);
+  if (!force) RefuseLeavingBelowReplication(*views_->Get(), *directory, node_info_.data_center);
   spdlog::info("DECOMMISSIONING: leaving the ring");
   SetOwnState(NodeState::kLeaving);
   Barrier("LEAVING: waiting for the other members to write to the new owners");

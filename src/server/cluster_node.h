@@ -137,7 +137,7 @@ class ClusterNode {
   // out of the directory. A failure before reads move puts it back NORMAL.
   // Leaves a mark in the data directory that stops it from rejoining, and
   // ends the process.
-  void Decommission();
+  void Decommission(bool force);
   void SetOwnState(metadata::NodeState state);
   // Waits until every live member applied this node's epoch; throws after
   // a few request_timeouts without.

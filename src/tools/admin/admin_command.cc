@@ -65,7 +65,7 @@ Output TableHistograms(const ClusterMembers& cluster, const AdminOptions& option
 
 Output Run(const AdminOptions& options) {
   if (options.view == AdminView::kDecommission) {
-    DecommissionNode(options.node);
+    DecommissionNode(options.node, options.force);
     return {};
   }
   const ClusterMembers cluster = ReadClusterMembers(options.node);

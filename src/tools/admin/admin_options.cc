@@ -89,6 +89,8 @@ AdminOptions ParseAdminArguments(const std::vector<std::string>& args) {
       }
     } else if (arg == "--repair") {
       options.repair = true;
+    } else if (arg == "--force" || arg == "-f") {
+      options.force = true;
     } else if (arg.rfind("--", 0) == 0) {
       throw AdminUsageError("unknown option " + arg + " (see sibyl admin --help)");
     } else {
@@ -128,6 +130,9 @@ AdminOptions ParseAdminArguments(const std::vector<std::string>& args) {
   } else {
     throw AdminUsageError("unknown command '" + command + "' (see sibyl admin --help)");
   }
+  if (options.force && options.view != AdminView::kDecommission) {
+    throw AdminUsageError("--force applies to decommission only (see sibyl admin --help)");
+  }
   if (positional.size() > 2) {
     throw AdminUsageError("unexpected argument '" + positional[2] + "' (see sibyl admin --help)");
   }
@@ -157,7 +162,9 @@ std::string AdminUsage() {
          "  ring [KEYSPACE]          every token of the ring with its node\n"
          "  decommission             the node asked leaves the ring: it streams every\n"
          "                           range it holds to the node taking it over, leaves\n"
-         "                           the cluster, then stops (nothing printed when done)\n"
+         "                           the cluster, then stops (nothing printed when done);\n"
+         "                           --force: even when fewer nodes than a keyspace's\n"
+         "                           replication factor remain\n"
          "  describering KEYSPACE    the token ranges and their replicas for KEYSPACE\n"
          "  indexes [KEYSPACE]       every node's secondary index builds: status,\n"
          "                           partitions built, last token, failure (of KEYSPACE)\n"

@@ -52,6 +52,9 @@ struct AdminOptions {
   std::string view_name;
   // verify-view: rewrite the rows that differ from the base. Default: false.
   bool repair = false;
+  // decommission --force (-f): leave even below a keyspace's replication
+  // factor. Default: false.
+  bool force = false;
   // flush: the tables of `keyspace` to flush (every table when empty, and
   // every keyspace's when `keyspace` is not given); tablehistograms: the
   // one table of `keyspace`.

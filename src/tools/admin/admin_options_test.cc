@@ -123,7 +123,11 @@ TEST(AdminOptionsTest, Decommission) {
   const AdminOptions options = ParseAdminArguments({"--host", "127.0.0.4", "decommission"});
   EXPECT_EQ(options.view, AdminView::kDecommission);
   EXPECT_EQ(options.node.host, "127.0.0.4");
+  EXPECT_FALSE(options.force);
   EXPECT_THROW((void)ParseAdminArguments({"decommission", "ks"}), AdminUsageError);
+  EXPECT_TRUE(ParseAdminArguments({"decommission", "--force"}).force);
+  EXPECT_TRUE(ParseAdminArguments({"-f", "decommission"}).force);
+  EXPECT_THROW((void)ParseAdminArguments({"status", "--force"}), AdminUsageError);
 }
 
 TEST(AdminOptionsTest, TableStatsAndHistograms) {

@@ -4,16 +4,18 @@
 
 #include "client/blocking_call.h"
 #include "tools/admin/admin_error.h"
+#include "types/value_codec.h"
 
 namespace sibyl::tools::admin {
 namespace {
 
 constexpr const char* kHostIdQuery = "SELECT host_id FROM system.local";
-constexpr const char* kDecommission = "INSERT INTO system_views.decommission (host_id) VALUES (?)";
+constexpr const char* kDecommission =
+    "INSERT INTO system_views.decommission (host_id, force) VALUES (?, ?)";
 
 }  // namespace
 
-void DecommissionNode(const NodeAddress& node) {
+void DecommissionNode(const NodeAddress& node, bool force) {
   WithNodeConnection(
       node,
       [&](client::Connection& connection) {
@@ -21,7 +23,8 @@ void DecommissionNode(const NodeAddress& node) {
         if (local.size() != 1)
           throw AdminError("system.local of " + Where(node) + " is not one row");
         const Bytes& host_id = RequiredColumn(local.front(), 0, "host_id");
-        const Value values[] = {Value::Of(host_id)};
+        const Bytes forced = types::EncodeBoolean(force);
+        const Value values[] = {Value::Of(host_id), Value::Of(forced)};
         protocol::QueryOptions options;
         options.values = values;
         client::Reply reply = client::BlockingQuery(connection, kDecommission, options);

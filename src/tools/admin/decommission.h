@@ -18,6 +18,8 @@ namespace sibyl::tools::admin {
 // Streaming every range a node holds takes a while.
 inline constexpr std::chrono::milliseconds kDecommissionTimeout = std::chrono::hours(2);
 
-void DecommissionNode(const NodeAddress& node);
+// `force`: even when fewer nodes than a keyspace's replication factor remain
+// (nodetool decommission --force).
+void DecommissionNode(const NodeAddress& node, bool force = false);
 
 }  // namespace sibyl::tools::admin

@@ -2,9 +2,11 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -13,6 +15,8 @@
 #include "client/blocking_call.h"
 #include "client/client_connection.h"
 #include "client/io_thread.h"
+#include "tools/admin/admin_error.h"
+#include "tools/admin/decommission.h"
 #include "tools/cluster/listening_socket.h"
 #include "tools/cluster/managed_process.h"
 #include "tools/tcp_probe.h"
@@ -23,6 +27,10 @@ namespace {
 constexpr std::chrono::seconds kEtcdStartTimeout{30};
 constexpr std::chrono::seconds kNodeStartTimeout{60};
 constexpr std::chrono::seconds kStopGrace{10};
+// A node added to a cluster holding data streams its ranges before it serves.
+constexpr std::chrono::seconds kJoinTimeout{600};
+// The options `start` was given, so that `add` starts a node like the others.
+constexpr const char* kOptionsFile = "cluster.options";
 
 int ParseNumber(const std::string& option, const std::string& value, int min, int max) {
   int n = 0;
@@ -75,12 +83,18 @@ Member MemberIn(std::filesystem::path directory, std::string program) {
   return {std::move(directory), {std::move(program), std::move(data)}};
 }
 
+// The nodes the directory holds: node1..nodeN, contiguous.
+int NodeCount(const ClusterLayout& layout) {
+  std::error_code error;
+  int n = 0;
+  while (std::filesystem::exists(layout.NodeDirectory(n + 1), error)) ++n;
+  return n;
+}
+
 // Every process of the cluster, nodes first (stopped before etcd).
 std::vector<Member> Members(const ClusterLayout& layout) {
   std::vector<Member> members;
-  std::error_code error;
-  for (int i = 1;; ++i) {
-    if (!std::filesystem::exists(layout.NodeDirectory(i), error)) break;
+  for (int i = 1; i <= NodeCount(layout); ++i) {
     members.push_back(MemberIn(layout.NodeDirectory(i), "sibyl"));
   }
   members.push_back(MemberIn(layout.EtcdDirectory(), "etcd"));
@@ -125,6 +139,101 @@ std::string StartMember(const std::vector<std::string>& command, const std::file
   return WaitUntil(ready, pid, timeout, dir / log_name);
 }
 
+std::string StartNode(const ClusterLayout& layout, int i, const std::string& self,
+                      std::chrono::seconds timeout) {
+  std::string failure = StartMember(
+      layout.NodeCommand(i, self), layout.NodeDirectory(i), "sibyl.log", timeout, [&](pid_t pid) {
+        return ProcessListensOn(pid, layout.NodeAddress(i), layout.native_port) &&
+               AnswersCql(layout.NodeAddress(i), layout.native_port);
+      });
+  if (!failure.empty()) failure = "node " + layout.NodeAddress(i) + " did not start: " + failure;
+  return failure;
+}
+
+void SaveOptions(const ClusterLayout& layout, const std::vector<std::string>& options) {
+  std::filesystem::create_directories(layout.directory);
+  std::ofstream out(layout.directory / kOptionsFile, std::ios::trunc);
+  for (size_t i = 0; i + 1 < options.size(); i += 2) {
+    if (options[i] == "--dir" || options[i] == "--nodes") continue;
+    out << options[i] << "\n" << options[i + 1] << "\n";
+  }
+  if (!out) throw std::runtime_error("cannot write " + (layout.directory / kOptionsFile).string());
+}
+
+// The layout `start` made in `given`'s directory, `given`'s options on top.
+ClusterLayout SavedLayout(const std::vector<std::string>& given) {
+  const ClusterLayout where = ParseClusterOptions(given);
+  std::vector<std::string> options;
+  std::ifstream in(where.directory / kOptionsFile);
+  for (std::string line; std::getline(in, line);) options.push_back(line);
+  options.insert(options.end(), given.begin(), given.end());
+  ClusterLayout layout = ParseClusterOptions(options);
+  layout.nodes = NodeCount(layout);
+  return layout;
+}
+
+int Add(const ClusterLayout& layout, const std::string& self) {
+  if (layout.nodes == 0 || !AnyRunning(layout)) {
+    std::cerr << "sibyl cluster: no cluster is running in " << layout.directory.string()
+              << " (sibyl cluster start --dir " << layout.directory.string() << ")\n";
+    return 1;
+  }
+  const int i = layout.nodes + 1;
+  if (i > kMaxNodes) {
+    std::cerr << "sibyl cluster: the cluster has " << kMaxNodes << " nodes, the most it can\n";
+    return 1;
+  }
+  const std::string failure = StartNode(layout, i, self, kJoinTimeout);
+  if (!failure.empty()) {
+    std::cerr << "sibyl cluster: " << failure;
+    const auto pid = ReadPidFile(layout.NodeDirectory(i) / "pid");
+    if (pid) StopProcess(*pid, MemberIn(layout.NodeDirectory(i), "sibyl").identity, kStopGrace);
+    std::error_code ignored;
+    std::filesystem::remove_all(layout.NodeDirectory(i), ignored);
+    return 1;
+  }
+  std::cout << "Node " << layout.NodeAddress(i) << " joined the cluster in "
+            << layout.directory.string() << "\n";
+  return 0;
+}
+
+// The last node leaves the ring (decommission: its ranges streamed to the nodes taking them
+// over), then its directory goes, as ccm's remove deletes a node's files.
+int Remove(const ClusterLayout& layout) {
+  const int i = layout.nodes;
+  if (i < 2) {
+    std::cerr << "sibyl cluster: "
+              << (i == 0 ? "no cluster in " + layout.directory.string()
+                         : std::string("the only node of a cluster cannot be removed"))
+              << "\n";
+    return 1;
+  }
+  const Member member = MemberIn(layout.NodeDirectory(i), "sibyl");
+  const auto pid = ReadPidFile(member.directory / "pid");
+  if (!pid || !IsRunning(*pid, member.identity)) {
+    std::cerr << "sibyl cluster: node " << layout.NodeAddress(i)
+              << " is not running; a dead node leaves the ring by removenode, which Sibyl does "
+                 "not implement yet\n";
+    return 1;
+  }
+  try {
+    admin::DecommissionNode({.host = layout.NodeAddress(i), .port = layout.native_port});
+  } catch (const admin::AdminError& e) {
+    std::cerr << "sibyl cluster: node " << layout.NodeAddress(i) << " did not leave: " << e.what()
+              << "\n";
+    return 1;
+  }
+  // A decommissioned node stops on its own.
+  if (!StopProcess(*pid, member.identity, kStopGrace) && IsRunning(*pid, member.identity)) {
+    std::cerr << "sibyl cluster: node " << layout.NodeAddress(i) << " left but did not stop\n";
+    return 1;
+  }
+  std::filesystem::remove_all(member.directory);
+  std::cout << "Node " << layout.NodeAddress(i) << " left the cluster in "
+            << layout.directory.string() << "\n";
+  return 0;
+}
+
 int Start(const ClusterLayout& layout, const std::string& self) {
   if (AnyRunning(layout)) {
     std::cerr << "sibyl cluster: a cluster is already running in " << layout.directory.string()
@@ -145,13 +254,7 @@ int Start(const ClusterLayout& layout, const std::string& self) {
   if (!failure.empty()) failure = "etcd did not start: " + failure;
   // One node at a time, so each takes its tokens knowing the ones before.
   for (int i = 1; failure.empty() && i <= layout.nodes; ++i) {
-    failure =
-        StartMember(layout.NodeCommand(i, self), layout.NodeDirectory(i), "sibyl.log",
-                    kNodeStartTimeout, [&](pid_t pid) {
-                      return ProcessListensOn(pid, layout.NodeAddress(i), layout.native_port) &&
-                             AnswersCql(layout.NodeAddress(i), layout.native_port);
-                    });
-    if (!failure.empty()) failure = "node " + layout.NodeAddress(i) + " did not start: " + failure;
+    failure = StartNode(layout, i, self, kNodeStartTimeout);
   }
   if (!failure.empty()) {
     std::cerr << "sibyl cluster: " << failure;
@@ -177,7 +280,7 @@ ClusterLayout ParseClusterOptions(const std::vector<std::string>& options) {
     if (i + 1 >= options.size()) throw std::invalid_argument("missing value for " + option);
     const std::string& value = options[++i];
     if (option == "--nodes") {
-      layout.nodes = ParseNumber(option, value, 1, 9);
+      layout.nodes = ParseNumber(option, value, 1, kMaxNodes);
     } else if (option == "--dir") {
       layout.directory = value;
     } else if (option == "--cluster-name") {
@@ -207,10 +310,14 @@ ClusterLayout ParseClusterOptions(const std::vector<std::string>& options) {
 
 std::string ClusterUsage() {
   return "Usage: sibyl cluster start [--nodes N] [--dir D] [options]\n"
+         "       sibyl cluster add [--dir D]\n"
+         "       sibyl cluster remove [--dir D]\n"
          "       sibyl cluster stop [--dir D]\n"
          "\n"
          "A local cluster, as ccm makes one: etcd (the metadata store) and N nodes\n"
-         "on 127.0.0.1..N, each with its data and log under D.\n"
+         "on 127.0.0.1..N, each with its data and log under D. `add` starts node N+1,\n"
+         "which joins the running cluster (streaming the ranges it takes) with start's\n"
+         "options; `remove` decommissions the last node, then deletes its directory.\n"
          "\n"
          "Options:\n"
          "  --nodes N          nodes to start, 1 to 9 (default: 3)\n"
@@ -232,13 +339,21 @@ int RunClusterCommand(const std::vector<std::string>& args, const std::string& s
   }
   const std::string& action = args[0];
   try {
-    const ClusterLayout layout =
-        ParseClusterOptions(std::vector<std::string>(args.begin() + 1, args.end()));
+    const std::vector<std::string> options(args.begin() + 1, args.end());
+    // The nodes run this very executable, wherever it was started from.
+    std::error_code error;
+    const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
+    const std::string binary =
+        error ? std::filesystem::absolute(self).string() : executable.string();
+    if (action == "add") return Add(SavedLayout(options), binary);
+    if (action == "remove") return Remove(SavedLayout(options));
+    ClusterLayout layout = ParseClusterOptions(options);
     if (action == "start") {
-      // The nodes run this very executable, wherever it was started from.
-      std::error_code error;
-      const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
-      return Start(layout, error ? std::filesystem::absolute(self).string() : executable.string());
+      if (AnyRunning(layout)) return Start(layout, binary);  // refuses
+      SaveOptions(layout, options);
+      // A cluster restarted in its directory starts the nodes `add` gave it too.
+      layout.nodes = std::max(layout.nodes, NodeCount(layout));
+      return Start(layout, binary);
     }
     if (action == "stop") return Stop(layout, false);
     std::cerr << "sibyl cluster: unknown command '" << action << "'\n" << ClusterUsage();

@@ -4,6 +4,10 @@
 //
 //   sibyl cluster start --nodes 3 [--dir D]   etcd + 3 nodes on 127.0.0.1-3,
 //                                             returns once every node answers CQL
+//   sibyl cluster add [--dir D]               one more node, joining the running
+//                                             cluster with start's options
+//   sibyl cluster remove [--dir D]            the last node decommissioned, its
+//                                             directory deleted
 //   sibyl cluster stop [--dir D]              stops them all
 
 #include <string>

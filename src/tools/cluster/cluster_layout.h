@@ -19,6 +19,9 @@
 
 namespace sibyl::tools::cluster {
 
+// Node addresses are 127.0.0.1..9.
+inline constexpr int kMaxNodes = 9;
+
 struct ClusterLayout {
   std::filesystem::path directory = "sibyl-cluster";
   int nodes = 3;

@@ -1,6 +1,8 @@
 """A node joining a ring that holds data (issue 31): it registers JOINING, streams the ranges it
 takes from the replicas losing them, moves reads to itself, becomes NORMAL, and only then serves
-CQL and shows in system.peers. Real processes: four nodes and etcd; about 25 s for both tests.
+CQL and shows in system.peers; a node leaving hands its ranges over; `sibyl cluster add` and
+`remove` do both for the local cluster. Real processes: up to four nodes and etcd; about 45 s
+for the five tests.
 
 What a simulated cluster cannot show: the steps committed to etcd and the barriers between them
 over real messaging, STREAM_PULL over TCP with its throttle, the node's start-up waiting for its
@@ -24,11 +26,13 @@ from sibyl_process import sibyl_binary
 ROWS = 600
 
 
-def create_and_fill(cluster: RunningCluster, rows: int, note_bytes: int = 8) -> None:
+def create_and_fill(cluster: RunningCluster, rows: int, note_bytes: int = 8,
+                    replication_factor: int = 3) -> None:
     with cluster.connect("127.0.0.1") as driver:
         session = driver.connect()
         session.execute("CREATE KEYSPACE grow WITH replication = "
-                        "{'class': 'SimpleStrategy', 'replication_factor': 3}")
+                        "{'class': 'SimpleStrategy', 'replication_factor': "
+                        f"{replication_factor}}}")
         # A replica reads itself first at ONE, and no other replica answers for it.
         session.execute("CREATE TABLE grow.t (k int PRIMARY KEY, v int, note text) "
                         "WITH speculative_retry = 'NONE'")
@@ -188,6 +192,51 @@ def test_a_decommissioned_node_hands_its_ranges_over_and_leaves() -> None:
                 "(RF = 3, N = 3). Perform a forceful decommission to ignore.") in refused.stderr
         # RF 3 on three nodes: each holds every key, with its original write time.
         for i in (1, 2, 3):
+            check_node_alone(cluster, i, {k: k * 10 for k in range(ROWS)})
+
+
+def test_cluster_add_and_remove_grow_and_shrink_the_local_cluster() -> None:
+    """`sibyl cluster add` starts node N+1 with the options `start` was given, and it joins by
+    streaming; `sibyl cluster remove` decommissions the last node, whose rows (some written
+    while it was a replica) reach the nodes that stay, then deletes its directory."""
+    options = (("num_tokens", "8"),)
+    with running_cluster(nodes=3, node_options=options) as cluster:
+        create_and_fill(cluster, ROWS // 2)
+        added = cluster.command("add")
+        assert added.returncode == 0, added.stdout + added.stderr
+        assert added.stdout == f"Node 127.0.0.4 joined the cluster in {cluster.directory}\n"
+        log = (cluster.node_dir(4) / "sibyl.log").read_text()
+        assert "Bootstrap completed" in log, log
+        with cluster.connect("127.0.0.4", only=True) as driver:
+            session = driver.connect()
+            tokens = session.execute("SELECT tokens FROM system.local").one().tokens
+            assert len(tokens) == 8, "the added node was started without start's options"
+            insert = session.prepare("INSERT INTO grow.t (k, v) VALUES (?, ?) USING TIMESTAMP ?")
+            insert.consistency_level = ConsistencyLevel.ALL
+            for k in range(ROWS // 2, ROWS):
+                session.execute(insert, (k, k * 10, 1_000_000 + k))
+        removed = cluster.command("remove")
+        assert removed.returncode == 0, removed.stdout + removed.stderr
+        assert removed.stdout == f"Node 127.0.0.4 left the cluster in {cluster.directory}\n"
+        assert not cluster.node_dir(4).exists()
+        with cluster.connect("127.0.0.1", only=True) as driver:
+            rows = driver.connect().execute("SELECT peer FROM system.peers")
+            assert {str(row.peer) for row in rows} == {"127.0.0.2", "127.0.0.3"}
+        # RF 3 on three nodes: each holds every key again.
+        for i in (1, 2, 3):
+            check_node_alone(cluster, i, {k: k * 10 for k in range(ROWS)})
+        # Three nodes left for RF 3 (system_distributed's too, as on Cassandra): removing one
+        # more would lose a replica.
+        refused = cluster.command("remove")
+        assert refused.returncode == 1
+        assert "(RF = 3, N = 3). Perform a forceful decommission to ignore." in \
+            refused.stderr, refused.stderr
+        assert cluster.node_dir(3).exists()
+        # Forced, as nodetool decommission --force: node 3 leaves, and RF 3 on the two left
+        # means each holds every key.
+        forced = admin(cluster, 3, "decommission", "--force")
+        assert forced.returncode == 0 and forced.stdout == "", forced
+        for i in (1, 2):
             check_node_alone(cluster, i, {k: k * 10 for k in range(ROWS)})
 
 
