@@ -98,6 +98,15 @@ struct TableFlushInfo {
   int64_t flushed_at_millis = 0;
 };
 
+// A removenode under way on the node coordinating it (nodetool removenode
+// status): the node removed, its first token, and the nodes that have not
+// confirmed they hold its ranges yet ("/ip" each).
+struct RemovalStatus {
+  types::Uuid host;
+  std::string token;
+  std::vector<std::string> waiting_for;
+};
+
 struct LocalNodeInfo {
   std::string cluster_name = "Test Cluster";
   std::string listen_address = "127.0.0.1";
@@ -161,6 +170,14 @@ struct LocalNodeInfo {
   // with the refusal or the failure. `force` leaves even below a keyspace's
   // replication factor (nodetool decommission --force). Null: a single node.
   std::function<void(bool force)> decommission;
+  // A node of a cluster: takes the dead member `host` out of the ring
+  // (system_views.removenode, `sibyl admin removenode`), the nodes taking
+  // its ranges over streaming them from the remaining replicas; returns once
+  // it is out. `force`: out at once, without streaming (removenode force).
+  // Throws CqlError with the refusal or the failure. Null: a single node.
+  std::function<void(const types::Uuid& host, bool force)> remove_node;
+  // The removal this node coordinates now, if any (removenode status).
+  std::function<std::optional<RemovalStatus>()> removal;
   // Its state in the ring ("NORMAL", "JOINING", "LEAVING", ...). Null: a
   // single node, always NORMAL.
   std::function<std::string()> ring_state;

@@ -119,6 +119,15 @@ void AddStorageTables(KeyspaceMetadata& keyspace) {
                .Column("state", "text")
                .Column("force", "boolean")
                .Build(),
+           // Sibyl's own: removenode by INSERT, and the removal under way on this node.
+           VirtualTableBuilder(kViewsKeyspace, "removenode",
+                               "the removal of a dead node this node coordinates; INSERT a dead "
+                               "node's host_id to remove it")
+               .PartitionKey("host_id", "uuid")
+               .Column("first_token", "text")
+               .Column("waiting_for", "frozen<list<text>>")
+               .Column("force", "boolean")
+               .Build(),
            // Sibyl's own: flushes asked by INSERT.
            VirtualTableBuilder(kViewsKeyspace, "flushes", "memtable flushes asked on this node")
                .PartitionKey("keyspace_name", "text")

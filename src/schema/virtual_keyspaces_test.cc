@@ -113,6 +113,7 @@ TEST_F(VirtualKeyspacesTest, TablesListsEveryVirtualTableWithItsComment) {
                                       "local_write_latency",
                                       "model_warnings",
                                       "partition_stats",
+                                      "removenode",
                                       "settings",
                                       "table_latencies",
                                       "table_stats",
@@ -121,8 +122,8 @@ TEST_F(VirtualKeyspacesTest, TablesListsEveryVirtualTableWithItsComment) {
                                       "columns",
                                       "keyspaces",
                                       "tables"}));
-  std::vector<std::string> keyspaces(18, "system_views");
-  keyspaces.resize(21, "system_virtual_schema");
+  std::vector<std::string> keyspaces(19, "system_views");
+  keyspaces.resize(22, "system_virtual_schema");
   EXPECT_EQ(Column("system_virtual_schema", "tables", "keyspace_name"), keyspaces);
   EXPECT_EQ(Column("system_virtual_schema", "tables", "comment"),
             (std::vector<std::string>{
@@ -139,6 +140,8 @@ TEST_F(VirtualKeyspacesTest, TablesListsEveryVirtualTableWithItsComment) {
                 "",
                 "rules of the data model that statements broke on this node",
                 "distributions of each table's partitions",
+                "the removal of a dead node this node coordinates; INSERT a dead node's host_id "
+                "to remove it",
                 "current settings",
                 "local read and write latencies of each table on this node",
                 "storage figures of each table on this node",
@@ -216,6 +219,10 @@ TEST_F(VirtualKeyspacesTest, ColumnsDescribesEveryColumnAsSchemaColumnsWould) {
                            "system_views.index_builds.partitions_built regular -1 none bigint",
                            "system_views.index_builds.status regular -1 none text",
                            "system_views.index_builds.table_name clustering 0 asc text",
+                           "system_views.removenode.first_token regular -1 none text",
+                           "system_views.removenode.force regular -1 none boolean",
+                           "system_views.removenode.host_id partition_key 0 none uuid",
+                           "system_views.removenode.waiting_for regular -1 none frozen<list<text>>",
                            "system_views.settings.name partition_key 0 none text",
                            "system_views.settings.value regular -1 none text",
                            "system_views.view_builds.base_table_name regular -1 none text",

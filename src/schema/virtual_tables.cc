@@ -9,6 +9,7 @@
 #include "schema/large_data_tables.h"
 #include "schema/model_warnings_table.h"
 #include "schema/node_tables.h"
+#include "schema/removenode_table.h"
 #include "schema/schema_tables.h"
 #include "schema/settings_table.h"
 #include "schema/table_metric_tables.h"
@@ -41,6 +42,7 @@ VirtualTables VirtualTables::SystemTables() {
   registry.Add(MakeModelWarningsTable());
   registry.Add(MakeFlushesTable());
   registry.Add(MakeDecommissionTable());
+  registry.Add(MakeRemoveNodeTable());
   for (auto& table : MakeTableMetricTables()) registry.Add(std::move(table));
   return registry;
 }

@@ -399,6 +399,11 @@ void ClusterNode::Join(cluster::Coordinator& coordinator, index::IndexingEngine&
   const metadata::NodeRecord* mine = store_->directory()->Find(host_id_);
   if (mine != nullptr && mine->state != metadata::NodeState::kNormal) ResumeMove(engine);
   node_info_.decommission = [this](bool force) { Decommission(force); };
+  node_info_.remove_node = [this](const types::Uuid& host, bool force) { RemoveNode(host, force); };
+  node_info_.removal = [this] {
+    std::lock_guard guard(removal_mutex_);
+    return removal_;
+  };
   node_info_.ring_state = [this] {
     const metadata::NodeRecord* record = store_->directory()->Find(host_id_);
     if (record == nullptr) return std::string("LEFT");
@@ -414,9 +419,18 @@ void ClusterNode::RegisterStreamRangesHandler(storage::Engine& engine) {
       [this, &engine](const messaging::Message& message, messaging::Responder responder) {
         auto shared = std::make_shared<messaging::Responder>(std::move(responder));
         try {
-          if (message.payload.size() != 16) throw std::runtime_error("Not a stream request");
-          const types::Uuid plan = types::Uuid::FromBytes(message.payload);
-          auto tasks = cluster::streaming::StreamTasksFor(*views_->Get(), host_id_, *detector_);
+          const BytesView payload = message.payload;
+          if (payload.size() != 16 && payload.size() != 17) {
+            throw std::runtime_error("Not a stream request");
+          }
+          const types::Uuid plan = types::Uuid::FromBytes(payload.substr(0, 16));
+          const uint8_t rule = payload.size() == 17 ? static_cast<uint8_t>(payload[16]) : 0;
+          if (rule > static_cast<uint8_t>(cluster::streaming::SourceRule::kRemainingReplica)) {
+            throw std::runtime_error("Unknown stream source rule " + std::to_string(rule));
+          }
+          auto tasks =
+              cluster::streaming::StreamTasksFor(*views_->Get(), host_id_, *detector_,
+                                                 static_cast<cluster::streaming::SourceRule>(rule));
           spdlog::info("Streaming {} ranges for plan {}", tasks.size(), plan.ToString());
           (void)cluster::streaming::RangeStreamer::Start(
               services_, engine, {.plan_id = plan, .progress_dir = config_.data_dir() / "streams"},
@@ -485,6 +499,103 @@ void ClusterNode::Decommission(bool force) {
   }).detach();
 }
 
+void ClusterNode::RemoveNode(const types::Uuid& host, bool force) {
+  using metadata::NodeState;
+  if (host == host_id_) throw CqlError(ErrorCode::kInvalid, "Cannot remove self");
+  const metadata::DirectoryPtr directory = store_->directory();
+  const metadata::NodeRecord* removed = directory->Find(host);
+  if (removed == nullptr) throw CqlError(ErrorCode::kInvalid, "Host ID not found.");
+  const messaging::PeerAddress address = views_->Get()->AddressOf(host);
+  const std::string endpoint = "/" + address.ip + ":" + std::to_string(address.port);
+  if (detector_->IsAlive(host)) {
+    throw CqlError(ErrorCode::kInvalid,
+                   "Node " + endpoint +
+                       " is alive and owns this ID. Use decommission command to remove it from "
+                       "the ring");
+  }
+  if (force) {
+    // removenode force: out now; what only it held is lost, the rest is
+    // under-replicated until repaired.
+    spdlog::warn("Removing node {} by force, without streaming its ranges", endpoint);
+    (void)store_->CommitDirectory(
+        [&](const metadata::Directory& current) -> std::optional<metadata::Directory> {
+          if (current.Find(host) == nullptr) return std::nullopt;
+          return current.Without(host);
+        });
+    return Barrier("REMOVED: waiting for the other members to forget the node");
+  }
+  std::lock_guard lock(decommission_mutex_);
+  for (const auto& [id, record] : directory->nodes()) {
+    if (record.state != NodeState::kNormal) {
+      throw CqlError(ErrorCode::kInvalid, "data is currently moving in the ring (" +
+                                              record.broadcast_address +
+                                              " is joining or leaving); unable to remove a node");
+    }
+  }
+  spdlog::info("REMOVING: node {} leaves the ring", endpoint);
+  SetStateOf(host, NodeState::kLeaving, NodeState::kNormal);
+  const auto back_to_normal = [&] {
+    {
+      std::lock_guard guard(removal_mutex_);
+      removal_.reset();
+    }
+    SetStateOf(host, NodeState::kNormal, NodeState::kLeaving);
+    Barrier("REMOVING: cancelled, back to NORMAL");
+  };
+  std::string failures;
+  try {
+    Barrier("REMOVING: waiting for the other members to write to the new owners");
+    const cluster::ClusterViewPtr view = views_->Get();
+    constexpr auto kRule = cluster::streaming::SourceRule::kRemainingReplica;
+    const std::vector<types::Uuid> receivers = cluster::streaming::PendingMembers(*view);
+    std::vector<cluster::streaming::StreamTask> moving;
+    schema::RemovalStatus status{.host = host, .token = "", .waiting_for = {}};
+    if (!removed->tokens.empty()) {
+      status.token =
+          std::to_string(*std::min_element(removed->tokens.begin(), removed->tokens.end()));
+    }
+    for (const types::Uuid& receiver : receivers) {
+      for (auto& task : cluster::streaming::StreamTasksFor(*view, receiver, *detector_, kRule)) {
+        moving.push_back(std::move(task));
+      }
+      status.waiting_for.push_back("/" + view->AddressOf(receiver).ip);
+    }
+    RepairPaxos(moving);
+    {
+      std::lock_guard guard(removal_mutex_);
+      removal_ = status;
+    }
+    const types::Uuid plan = types::Uuid::NameBased("removenode " + host.ToString() + " " +
+                                                    std::to_string(store_->epoch()));
+    failures = AskToStream(receivers, plan, kRule, [&](const types::Uuid& receiver) {
+      const std::string done = "/" + view->AddressOf(receiver).ip;
+      std::lock_guard guard(removal_mutex_);
+      if (!removal_) return;
+      std::erase(removal_->waiting_for, done);
+    });
+  } catch (const std::exception& e) {
+    back_to_normal();
+    throw CqlError(ErrorCode::kServerError, e.what());
+  }
+  if (!failures.empty()) {
+    back_to_normal();
+    throw CqlError(ErrorCode::kServerError, "Stream failed: " + failures);
+  }
+  {
+    std::lock_guard guard(removal_mutex_);
+    removal_.reset();
+  }
+  SetStateOf(host, NodeState::kLeavingReadNew, NodeState::kLeaving);
+  Barrier("REMOVING: waiting for the other members to read from the new owners");
+  (void)store_->CommitDirectory(
+      [&](const metadata::Directory& current) -> std::optional<metadata::Directory> {
+        if (current.Find(host) == nullptr) return std::nullopt;
+        return current.Without(host);
+      });
+  Barrier("REMOVED: waiting for the other members to forget the node");
+  spdlog::info("REMOVED: node {}", endpoint);
+}
+
 void ClusterNode::ResumeMove(storage::Engine& engine) {
   using metadata::NodeState;
   switch (store_->directory()->Find(host_id_)->state) {
@@ -505,16 +616,21 @@ void ClusterNode::ResumeMove(storage::Engine& engine) {
 }
 
 std::string ClusterNode::AskToStream(const std::vector<types::Uuid>& receivers,
-                                     const types::Uuid& plan) {
+                                     const types::Uuid& plan, cluster::streaming::SourceRule rule,
+                                     const std::function<void(const types::Uuid&)>& answered_by) {
   std::mutex mutex;
   std::condition_variable answered;
   std::string failures;  // GUARDED_BY(mutex)
   size_t waiting = receivers.size();
   const cluster::ClusterViewPtr view = views_->Get();
+  // The plan, then the source rule (absent: strict).
+  Bytes request = plan.ToBytes();
+  request.push_back(static_cast<char>(rule));
   for (const types::Uuid& receiver : receivers) {
     messaging_->SendRequest(
-        view->AddressOf(receiver), messaging::Verb::kStreamRanges, plan.ToBytes(),
-        std::chrono::hours(1), [&, receiver](messaging::Reply reply) {
+        view->AddressOf(receiver), messaging::Verb::kStreamRanges, request, std::chrono::hours(1),
+        [&, receiver](messaging::Reply reply) {
+          if (answered_by) answered_by(receiver);
           std::lock_guard guard(mutex);
           if (!reply.ok()) {
             failures += (failures.empty() ? "" : "; ") + receiver.ToString() + ": " +
@@ -607,12 +723,21 @@ void ClusterNode::StreamRanges(storage::Engine& engine, const types::Uuid& plan_
                counters.slices_skipped.load());
 }
 
-void ClusterNode::SetOwnState(metadata::NodeState state) {
+void ClusterNode::SetStateOf(const types::Uuid& node, metadata::NodeState state,
+                             std::optional<metadata::NodeState> expected) {
   (void)store_->CommitDirectory(
       [&](const metadata::Directory& directory) -> std::optional<metadata::Directory> {
-        const metadata::NodeRecord* record = directory.Find(host_id_);
-        if (record == nullptr) throw std::runtime_error("This node left the directory");
+        const metadata::NodeRecord* record = directory.Find(node);
+        if (record == nullptr) {
+          throw std::runtime_error(node == host_id_ ? std::string("This node left the directory")
+                                                    : "Node " + node.ToString() +
+                                                          " left the directory meanwhile");
+        }
         if (record->state == state) return std::nullopt;
+        if (expected && record->state != *expected) {
+          throw std::runtime_error("Node " + record->broadcast_address +
+                                   " changed state meanwhile (it came back?)");
+        }
         metadata::NodeRecord changed = *record;
         changed.state = state;
         return directory.With(std::move(changed));

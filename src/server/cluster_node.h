@@ -16,9 +16,11 @@
 // The rest (listeners, peers, AwaitSchemaAgreement) from any thread.
 #include <boost/asio/thread_pool.hpp>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "cluster/batchlog/batch_store.h"
@@ -35,6 +37,7 @@
 #include "cluster/paxos/ballot.h"
 #include "cluster/streaming/range_streamer.h"
 #include "cluster/streaming/stream_source.h"
+#include "cluster/streaming/stream_sources.h"
 #include "cluster/views/view_update_dispatcher.h"
 #include "common/clock.h"
 #include "index/indexing_engine.h"
@@ -119,9 +122,14 @@ class ClusterNode {
   void Leave();
   // A decommission stopped before reads moved: NORMAL again.
   void CancelLeave();
-  // Sends STREAM_RANGES of `plan` to each of `receivers` and waits for them
-  // all; the failures, each naming its receiver (empty: all streamed).
-  std::string AskToStream(const std::vector<types::Uuid>& receivers, const types::Uuid& plan);
+  // Sends STREAM_RANGES of `plan` to each of `receivers`, their sources
+  // chosen by `rule`, and waits for them all; `answered` is told of each
+  // receiver as it answers. The failures, each naming its receiver (empty:
+  // all streamed).
+  std::string AskToStream(
+      const std::vector<types::Uuid>& receivers, const types::Uuid& plan,
+      cluster::streaming::SourceRule rule = cluster::streaming::SourceRule::kStrict,
+      const std::function<void(const types::Uuid&)>& answered = {});
   // Finishes the Paxos rounds left unfinished in the tables and ranges of
   // `tasks` (4.1's repairPaxosForTopologyChange), before their replicas
   // change; blocks; throws when a node does not answer.
@@ -138,7 +146,18 @@ class ClusterNode {
   // Leaves a mark in the data directory that stops it from rejoining, and
   // ends the process.
   void Decommission(bool force);
-  void SetOwnState(metadata::NodeState state);
+  // `nodetool removenode` (LocalNodeInfo::remove_node), run by any live
+  // member for a dead one: refused for this node, an unknown host id, a live
+  // node, or while data moves; then the dead node is kLeaving, every new
+  // owner of its ranges streams them from a live replica that keeps them,
+  // kLeavingReadNew, out of the directory. A failed stream puts it back
+  // NORMAL (ask again). `force`: out of the directory at once, unstreamed.
+  void RemoveNode(const types::Uuid& host, bool force);
+  void SetOwnState(metadata::NodeState state) { SetStateOf(host_id_, state); }
+  // Commits `node`'s state; throws when it is no longer in the directory,
+  // or, given `expected`, when its state is another.
+  void SetStateOf(const types::Uuid& node, metadata::NodeState state,
+                  std::optional<metadata::NodeState> expected = std::nullopt);
   // Waits until every live member applied this node's epoch; throws after
   // a few request_timeouts without.
   void Barrier(const char* step);
@@ -191,7 +210,9 @@ class ClusterNode {
   // replicas' promises and acceptances, this node's own part of its rounds.
   std::unique_ptr<boost::asio::thread_pool> paxos_workers_;
   cluster::ClusterServices services_;
-  std::mutex decommission_mutex_;  // one decommission at a time
+  std::mutex decommission_mutex_;  // one decommission or removenode at a time
+  std::mutex removal_mutex_;
+  std::optional<schema::RemovalStatus> removal_;  // GUARDED_BY(removal_mutex_)
   bool stopped_ = false;
 };
 

@@ -32,8 +32,8 @@ std::string AddressText(const ClusterView& view, const types::Uuid& node) {
 
 }  // namespace
 
-std::vector<RangeSource> StrictSourcesFor(const ClusterView& view, const types::Uuid& receiver,
-                                          const Liveness& liveness) {
+std::vector<RangeSource> SourcesFor(const ClusterView& view, const types::Uuid& receiver,
+                                    const Liveness& liveness, SourceRule rule) {
   std::vector<RangeSource> sources;
   if (!view.ranges_moving()) return sources;
   const std::vector<dht::Token> boundaries = Boundaries(view);
@@ -56,7 +56,7 @@ std::vector<RangeSource> StrictSourcesFor(const ClusterView& view, const types::
       if (!Contains(written, receiver) || Contains(natural, receiver)) continue;
       const types::Uuid* source = nullptr;
       for (const locator::NodeId& replica : natural) {
-        if (!Contains(written, replica)) {
+        if (rule == SourceRule::kStrict && !Contains(written, replica)) {
           if (!alive(replica)) {
             throw std::runtime_error(
                 "Necessary replicas for strict consistency were removed by source filters: " +
@@ -68,12 +68,16 @@ std::vector<RangeSource> StrictSourcesFor(const ClusterView& view, const types::
       }
       if (source == nullptr) {
         for (const locator::NodeId& replica : natural) {
-          if (replica != receiver && alive(replica)) {
+          const bool keeps = rule == SourceRule::kStrict || Contains(written, replica);
+          if (replica != receiver && keeps && alive(replica)) {
             source = &replica;
             break;
           }
         }
       }
+      // Under kRemainingReplica, a range only the removed node held (RF 1, as
+      // system_auth's) is gone with it: Cassandra skips those keyspaces.
+      if (source == nullptr && rule == SourceRule::kRemainingReplica) continue;
       if (source == nullptr) {
         throw std::runtime_error("Unable to find a live source for range (" +
                                  std::to_string(start) + ", " + std::to_string(end) +
@@ -86,9 +90,9 @@ std::vector<RangeSource> StrictSourcesFor(const ClusterView& view, const types::
 }
 
 std::vector<StreamTask> StreamTasksFor(const ClusterView& view, const types::Uuid& receiver,
-                                       const Liveness& liveness) {
+                                       const Liveness& liveness, SourceRule rule) {
   std::vector<StreamTask> tasks;
-  for (const RangeSource& source : StrictSourcesFor(view, receiver, liveness)) {
+  for (const RangeSource& source : SourcesFor(view, receiver, liveness, rule)) {
     const schema::KeyspaceMetadata* keyspace = view.schema().FindKeyspace(source.keyspace);
     if (keyspace == nullptr) continue;
     for (const auto* tables : {&keyspace->tables, &keyspace->views}) {

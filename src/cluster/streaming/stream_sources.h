@@ -32,20 +32,32 @@ struct RangeSource {
   }
 };
 
-// In keyspace then ring order; the system keyspaces (LocalStrategy) have
-// none. Throws std::runtime_error when a range's losing replica is down:
-// "Necessary replicas for strict consistency were removed by source
-// filters: <address> is down" (with no live replica at all for a range
-// that has no loser: "Unable to find a live source for range ...").
-[[nodiscard]] std::vector<RangeSource> StrictSourcesFor(const ClusterView& view,
-                                                        const types::Uuid& receiver,
-                                                        const Liveness& liveness);
+enum class SourceRule : uint8_t {
+  // The replica losing each range (join, decommission): strict consistency.
+  kStrict = 0,
+  // A live replica that keeps the range (removenode, whose loser is the dead
+  // node): as Cassandra's restoreReplicaCount, one remaining replica, which
+  // may miss writes the dead one had. A range no live replica keeps (RF 1)
+  // is skipped: its data went with the dead node.
+  kRemainingReplica = 1,
+};
 
-// StrictSourcesFor's ranges as the streams that copy them: one per stored
-// table (and view) of each keyspace. Throws as StrictSourcesFor.
+// In keyspace then ring order; the system keyspaces (LocalStrategy) have
+// none. Throws std::runtime_error when, under kStrict, a range's losing
+// replica is down: "Necessary replicas for strict consistency were removed
+// by source filters: <address> is down" (with no live replica at all for a
+// range: "Unable to find a live source for range ...").
+[[nodiscard]] std::vector<RangeSource> SourcesFor(const ClusterView& view,
+                                                  const types::Uuid& receiver,
+                                                  const Liveness& liveness,
+                                                  SourceRule rule = SourceRule::kStrict);
+
+// SourcesFor's ranges as the streams that copy them: one per stored table
+// (and view) of each keyspace. Throws as SourcesFor.
 [[nodiscard]] std::vector<StreamTask> StreamTasksFor(const ClusterView& view,
                                                      const types::Uuid& receiver,
-                                                     const Liveness& liveness);
+                                                     const Liveness& liveness,
+                                                     SourceRule rule = SourceRule::kStrict);
 
 // The members pending for some range of some keyspace: who must stream
 // while a move is under way.

@@ -85,7 +85,7 @@ TEST(StreamSourcesTest, AJoinerStreamsEachRangeFromTheReplicaLosingIt) {
   const ClusterViewPtr view = cluster.node(0).views.Get();
   const types::Uuid joiner = cluster.node(3).id;
   const std::vector<RangeSource> sources =
-      StrictSourcesFor(*cluster.node(3).views.Get(), joiner, cluster.node(3).liveness);
+      SourcesFor(*cluster.node(3).views.Get(), joiner, cluster.node(3).liveness);
   std::vector<RangeSource> ks;
   for (const RangeSource& source : sources) {
     if (source.keyspace == "ks") ks.push_back(source);
@@ -109,7 +109,7 @@ TEST(StreamSourcesTest, AJoinerStreamsEachRangeFromTheReplicaLosingIt) {
   // A losing replica down, as the joiner sees it: no consistent stream.
   cluster.node(3).liveness.SetDown(ks.front().source);
   try {
-    (void)StrictSourcesFor(*cluster.node(3).views.Get(), joiner, cluster.node(3).liveness);
+    (void)SourcesFor(*cluster.node(3).views.Get(), joiner, cluster.node(3).liveness);
     ADD_FAILURE() << "a down source was chosen";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(
@@ -125,16 +125,53 @@ TEST(StreamSourcesTest, ALeaversRangesComeFromTheLeaver) {
       {.nodes = 4, .seed = 95, .states = {{3, metadata::NodeState::kLeaving}}});
   size_t ranges = 0;
   for (int i = 0; i < 3; ++i) {
-    for (const RangeSource& source : StrictSourcesFor(
-             *cluster.node(i).views.Get(), cluster.node(i).id, cluster.node(i).liveness)) {
+    for (const RangeSource& source :
+         SourcesFor(*cluster.node(i).views.Get(), cluster.node(i).id, cluster.node(i).liveness)) {
       EXPECT_EQ(source.source, cluster.node(3).id);
       ++ranges;
     }
   }
   EXPECT_GT(ranges, 0u);
-  EXPECT_TRUE(
-      StrictSourcesFor(*cluster.node(3).views.Get(), cluster.node(3).id, cluster.node(3).liveness)
-          .empty());
+  EXPECT_TRUE(SourcesFor(*cluster.node(3).views.Get(), cluster.node(3).id, cluster.node(3).liveness)
+                  .empty());
+}
+
+// A removal: node 3 is dead and leaving; the members taking its ranges
+// stream each from a live replica that keeps the range, never from node 3,
+// and the same ranges as a leave would, but those of an RF 1 keyspace.
+TEST(StreamSourcesTest, ARemovedNodesRangesComeFromTheReplicasThatRemain) {
+  SimulatedCluster cluster(
+      {.nodes = 4, .seed = 95, .states = {{3, metadata::NodeState::kLeaving}}});
+  const types::Uuid removed = cluster.node(3).id;
+  const testing::SettableLiveness all_alive;
+  size_t ranges = 0;
+  for (int i = 0; i < 3; ++i) {
+    const ClusterView& view = *cluster.node(i).views.Get();
+    cluster.node(i).liveness.SetDown(removed);
+    EXPECT_THROW((void)SourcesFor(view, cluster.node(i).id, cluster.node(i).liveness),
+                 std::runtime_error);
+    // The strict sources' ranges but those only node 3 held (RF 1): gone with it.
+    std::vector<RangeSource> strict;
+    for (const RangeSource& source : SourcesFor(view, cluster.node(i).id, all_alive)) {
+      if (view.ReplicationOf(source.keyspace)->strategy().replication_factor() > 1) {
+        strict.push_back(source);
+      }
+    }
+    const auto remaining = SourcesFor(view, cluster.node(i).id, cluster.node(i).liveness,
+                                      SourceRule::kRemainingReplica);
+    ASSERT_EQ(remaining.size(), strict.size());
+    for (size_t r = 0; r < remaining.size(); ++r) {
+      EXPECT_EQ(remaining[r].range.start, strict[r].range.start);
+      EXPECT_EQ(remaining[r].range.end, strict[r].range.end);
+      EXPECT_NE(remaining[r].source, removed);
+      EXPECT_NE(remaining[r].source, cluster.node(i).id);
+      const auto replicas = view.ReplicationOf(remaining[r].keyspace)
+                                ->also_written->ReplicasFor(remaining[r].range.end);
+      EXPECT_NE(std::find(replicas.begin(), replicas.end(), remaining[r].source), replicas.end());
+      ++ranges;
+    }
+  }
+  EXPECT_GT(ranges, 0u);
 }
 
 class StreamingTest : public ::testing::Test {

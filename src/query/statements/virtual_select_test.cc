@@ -37,9 +37,9 @@ TEST_F(VirtualSelectTest, DriverQueriesOfTheVirtualSchema) {
   // decommission, disk_usage, flushes, gossip_info, guardrails,
   // index_builds, large_cells, large_partitions, large_rows,
   // local_read_latency, local_write_latency, model_warnings,
-  // partition_stats, settings, table_latencies, table_stats, view_builds,
-  // view_checks and the three of the virtual schema
-  EXPECT_EQ(tables.rows.size(), 21u);
+  // partition_stats, removenode, settings, table_latencies, table_stats,
+  // view_builds, view_checks and the three of the virtual schema
+  EXPECT_EQ(tables.rows.size(), 22u);
 
   RowsResult columns = Rows(
       "SELECT * FROM system_virtual_schema.columns where keyspace_name = 'system_views' and "

@@ -13,6 +13,7 @@
 #include "tools/admin/index_builds.h"
 #include "tools/admin/index_builds_reader.h"
 #include "tools/admin/ownership_choice.h"
+#include "tools/admin/removenode.h"
 #include "tools/admin/ring_format.h"
 #include "tools/admin/schema_tables_reader.h"
 #include "tools/admin/status_format.h"
@@ -68,6 +69,7 @@ Output Run(const AdminOptions& options) {
     DecommissionNode(options.node, options.force);
     return {};
   }
+  if (options.view == AdminView::kRemoveNode) return {RemoveNode(options.node, options.removal)};
   const ClusterMembers cluster = ReadClusterMembers(options.node);
   switch (options.view) {
     case AdminView::kStatus:
@@ -101,7 +103,8 @@ Output Run(const AdminOptions& options) {
     case AdminView::kTableHistograms:
       return TableHistograms(cluster, options);
     case AdminView::kDecommission:
-      break;  // above: it needs no member list
+    case AdminView::kRemoveNode:
+      break;  // above: they need no member list
   }
   return {};
 }

@@ -111,6 +111,12 @@ AdminOptions ParseAdminArguments(const std::vector<std::string>& args) {
     if (positional.size() > 1) {
       throw AdminUsageError("unexpected argument '" + positional[1] + "' (see sibyl admin --help)");
     }
+  } else if (command == "removenode") {
+    options.view = AdminView::kRemoveNode;
+    if (positional.size() != 2) {
+      throw AdminUsageError("removenode needs a host id, status or force (see sibyl admin --help)");
+    }
+    options.removal = positional[1];
   } else if (command == "indexes") {
     options.view = AdminView::kIndexes;
   } else if (command == "views") {
@@ -165,6 +171,10 @@ std::string AdminUsage() {
          "                           the cluster, then stops (nothing printed when done);\n"
          "                           --force: even when fewer nodes than a keyspace's\n"
          "                           replication factor remain\n"
+         "  removenode HOST_ID       a dead node leaves the ring: the nodes taking its\n"
+         "                           ranges stream them from the replicas that remain\n"
+         "  removenode status|force  the removal under way on the node asked; force\n"
+         "                           ends it at once, without waiting for streams\n"
          "  describering KEYSPACE    the token ranges and their replicas for KEYSPACE\n"
          "  indexes [KEYSPACE]       every node's secondary index builds: status,\n"
          "                           partitions built, last token, failure (of KEYSPACE)\n"

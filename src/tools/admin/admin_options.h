@@ -10,6 +10,8 @@
 //   sibyl admin [--host H] [--port P] flush [KEYSPACE [TABLE...]]
 //   sibyl admin [--host H] [--port P] tablestats [KEYSPACE[.TABLE]...]
 //   sibyl admin [--host H] [--port P] tablehistograms KEYSPACE TABLE | KEYSPACE.TABLE
+//   sibyl admin [--host H] [--port P] decommission [--force]
+//   sibyl admin [--host H] [--port P] removenode <host id> | status | force
 
 #include <optional>
 #include <stdexcept>
@@ -31,6 +33,7 @@ enum class AdminView {
   kTableStats,
   kTableHistograms,
   kDecommission,
+  kRemoveNode,
 };
 
 // A keyspace, or one table of it (tablestats' KEYSPACE[.TABLE]).
@@ -50,6 +53,8 @@ struct AdminOptions {
   std::optional<std::string> keyspace;
   // verify-view: the view to check, in `keyspace`.
   std::string view_name;
+  // removenode: the dead node's host id, or "status" or "force".
+  std::string removal;
   // verify-view: rewrite the rows that differ from the base. Default: false.
   bool repair = false;
   // decommission --force (-f): leave even below a keyspace's replication

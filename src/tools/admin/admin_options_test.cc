@@ -130,6 +130,15 @@ TEST(AdminOptionsTest, Decommission) {
   EXPECT_THROW((void)ParseAdminArguments({"status", "--force"}), AdminUsageError);
 }
 
+TEST(AdminOptionsTest, RemoveNode) {
+  const AdminOptions options = ParseAdminArguments({"removenode", "status"});
+  EXPECT_EQ(options.view, AdminView::kRemoveNode);
+  EXPECT_EQ(options.removal, "status");
+  EXPECT_EQ(ParseAdminArguments({"removenode", "force"}).removal, "force");
+  EXPECT_THROW((void)ParseAdminArguments({"removenode"}), AdminUsageError);
+  EXPECT_THROW((void)ParseAdminArguments({"removenode", "a", "b"}), AdminUsageError);
+}
+
 TEST(AdminOptionsTest, TableStatsAndHistograms) {
   const AdminOptions all = ParseAdminArguments({"tablestats"});
   EXPECT_EQ(all.view, AdminView::kTableStats);

@@ -25,13 +25,7 @@ void DecommissionNode(const NodeAddress& node, bool force) {
         const Bytes& host_id = RequiredColumn(local.front(), 0, "host_id");
         const Bytes forced = types::EncodeBoolean(force);
         const Value values[] = {Value::Of(host_id), Value::Of(forced)};
-        protocol::QueryOptions options;
-        options.values = values;
-        client::Reply reply = client::BlockingQuery(connection, kDecommission, options);
-        if (const auto* error = std::get_if<client::ErrorResponse>(&reply.response)) {
-          throw AdminError(error->message);
-        }
-        if (!reply.ok()) throw QueryFailed(kDecommission, node, reply.response);
+        ExecuteOperation(connection, node, kDecommission, values);
       },
       kDecommissionTimeout);
 }

@@ -58,6 +58,17 @@ std::vector<AdminRow> QueryRows(client::Connection& connection, const NodeAddres
   return std::move(rows->rows);
 }
 
+void ExecuteOperation(client::Connection& connection, const NodeAddress& node,
+                      const std::string& cql, std::span<const Value> values) {
+  protocol::QueryOptions options;
+  options.values = values;
+  client::Reply reply = client::BlockingQuery(connection, cql, options);
+  if (const auto* error = std::get_if<client::ErrorResponse>(&reply.response)) {
+    throw AdminError(error->message);
+  }
+  if (!reply.ok()) throw QueryFailed(cql, node, reply.response);
+}
+
 AdminError QueryFailed(const std::string& cql, const NodeAddress& node,
                        const client::Response& response) {
   return AdminError("'" + cql + "' failed on " + Where(node) + ": " + client::Describe(response));

@@ -49,6 +49,12 @@ void WithNodeConnection(const NodeAddress& node,
 std::vector<AdminRow> QueryRows(client::Connection& connection, const NodeAddress& node,
                                 const std::string& cql, std::span<const Value> values = {});
 
+// Runs `cql` (an operation asked by INSERT into a system_views table). The
+// node's refusal or failure is an AdminError with the node's message as it
+// is (nodetool's words); any other answer but success says `cql` failed.
+void ExecuteOperation(client::Connection& connection, const NodeAddress& node,
+                      const std::string& cql, std::span<const Value> values);
+
 // The error saying `cql` failed on `node` with `response`, for a caller that
 // handles some of a statement's failures itself.
 [[nodiscard]] AdminError QueryFailed(const std::string& cql, const NodeAddress& node,

@@ -20,7 +20,7 @@ from pathlib import Path
 from cassandra import ConsistencyLevel
 from cassandra.query import SimpleStatement
 
-from cluster_process import RunningCluster, running_cluster
+from cluster_process import RunningCluster, running_cluster, wait_for
 from sibyl_process import sibyl_binary
 
 ROWS = 600
@@ -237,6 +237,43 @@ def test_cluster_add_and_remove_grow_and_shrink_the_local_cluster() -> None:
         forced = admin(cluster, 3, "decommission", "--force")
         assert forced.returncode == 0 and forced.stdout == "", forced
         for i in (1, 2):
+            check_node_alone(cluster, i, {k: k * 10 for k in range(ROWS)})
+
+
+def test_a_dead_node_is_removed_and_its_ranges_rebuilt_from_the_replicas_left() -> None:
+    with running_cluster(nodes=4) as cluster:
+        create_and_fill(cluster, ROWS)
+        with cluster.connect("127.0.0.1", only=True) as driver:
+            session = driver.connect()
+            own = session.execute("SELECT host_id FROM system.local").one().host_id
+            ids = {str(row.peer): row.host_id
+                   for row in session.execute("SELECT peer, host_id FROM system.peers")}
+        refusals = {
+            str(own): "Cannot remove self",
+            str(ids["127.0.0.2"]): f"Node /127.0.0.2:{cluster.storage_port} is alive and owns "
+                                   "this ID. Use decommission command to remove it from the ring",
+            "6a4cbd7e-0000-4000-8000-000000000000": "Host ID not found.",
+        }
+        for host_id, message in refusals.items():
+            refused = admin(cluster, 1, "removenode", host_id)
+            assert refused.returncode == 1 and message in refused.stderr, refused
+        status = admin(cluster, 1, "removenode", "status")
+        assert status.stdout == "RemovalStatus: No token removals in process.\n", status
+        nothing = admin(cluster, 1, "removenode", "force")
+        assert nothing.returncode == 1
+        assert "No tokens to force removal on, call 'removenode' first" in nothing.stderr
+
+        cluster.kill_node(4)
+        wait_for(lambda: "DN  127.0.0.4" in admin(cluster, 1, "status").stdout, 30,
+                 "node 4 down")
+        removed = admin(cluster, 1, "removenode", str(ids["127.0.0.4"]))
+        assert removed.returncode == 0 and removed.stdout == "", removed
+        with cluster.connect("127.0.0.1", only=True) as driver:
+            rows = driver.connect().execute("SELECT peer FROM system.peers")
+            assert {str(row.peer) for row in rows} == {"127.0.0.2", "127.0.0.3"}
+        assert "127.0.0.4" not in admin(cluster, 1, "status").stdout
+        # RF 3 on the three left: each holds every key, the dead node's ranges included.
+        for i in (1, 2, 3):
             check_node_alone(cluster, i, {k: k * 10 for k in range(ROWS)})
 
 
