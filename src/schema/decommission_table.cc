@@ -25,14 +25,7 @@ class DecommissionTable final : public VirtualTable {
       ThrowInvalid("Host " + named.ToString() + " is not this node (" +
                    context.node.host_id.ToString() + "): decommission runs on the node leaving");
     }
-    bool force = false;
-    for (const storage::RowWrite& row : mutation.rows) {
-      for (const storage::CellWrite& cell : row.cells) {
-        if (cell.column != "force") ThrowInvalid("Column " + cell.column + " cannot be set");
-        force = cell.cell.kind != storage::Cell::Kind::kTombstone && !cell.cell.value.empty() &&
-                types::DecodeBoolean(cell.cell.value);
-      }
-    }
+    const bool force = SetFlagOf(mutation, "force");
     context.node.decommission(force);
   }
 

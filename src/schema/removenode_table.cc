@@ -18,14 +18,7 @@ class RemoveNodeTable final : public VirtualTable {
         mutation.partition.key.size() != 16) {
       ThrowInvalid("Only INSERT of a host_id into system_views.removenode removes a node");
     }
-    bool force = false;
-    for (const storage::RowWrite& row : mutation.rows) {
-      for (const storage::CellWrite& cell : row.cells) {
-        if (cell.column != "force") ThrowInvalid("Column " + cell.column + " cannot be set");
-        force = cell.cell.kind != storage::Cell::Kind::kTombstone && !cell.cell.value.empty() &&
-                types::DecodeBoolean(cell.cell.value);
-      }
-    }
+    const bool force = SetFlagOf(mutation, "force");
     context.node.remove_node(types::Uuid::FromBytes(mutation.partition.key), force);
   }
 

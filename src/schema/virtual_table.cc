@@ -2,6 +2,7 @@
 
 #include "common/check.h"
 #include "common/error.h"
+#include "types/value_codec.h"
 
 namespace sibyl::schema {
 
@@ -30,6 +31,18 @@ std::vector<Row> VirtualTable::Rows(const TableMetadata& table,
 void VirtualTable::Apply(const TableMetadata& table, const storage::Mutation&,
                          const VirtualTableContext&) const {
   ThrowInvalid("Modification is not supported by table " + table.QualifiedName());
+}
+
+bool SetFlagOf(const storage::Mutation& mutation, std::string_view column) {
+  bool flag = false;
+  for (const storage::RowWrite& row : mutation.rows) {
+    for (const storage::CellWrite& cell : row.cells) {
+      if (cell.column != column) ThrowInvalid("Column " + cell.column + " cannot be set");
+      flag = cell.cell.kind != storage::Cell::Kind::kTombstone && !cell.cell.value.empty() &&
+             types::DecodeBoolean(cell.cell.value);
+    }
+  }
+  return flag;
 }
 
 }  // namespace sibyl::schema

@@ -42,6 +42,11 @@ class RowWriter {
   Row row_;
 };
 
+// The operation tables' (decommission, removenode) one settable column: the
+// boolean `column` the INSERT sets, false when absent or null. Throws
+// InvalidRequest when the INSERT sets any other column.
+[[nodiscard]] bool SetFlagOf(const storage::Mutation& mutation, std::string_view column);
+
 // Thread-safe: Rows() may be called concurrently (producers hold no mutable state).
 class VirtualTable {
  public:
