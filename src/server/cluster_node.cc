@@ -79,6 +79,18 @@ void RefuseLeavingBelowReplication(const cluster::ClusterView& view,
   }
 }
 
+// A decommission or removenode starts only with every member NORMAL;
+// `action` ends the refusal ("leave the ring", "remove a node").
+void RefuseWhileDataMoves(const metadata::Directory& directory, const char* action) {
+  for (const auto& [id, record] : directory.nodes()) {
+    if (record.state != metadata::NodeState::kNormal) {
+      throw CqlError(ErrorCode::kInvalid, "data is currently moving in the ring (" +
+                                              record.broadcast_address +
+                                              " is joining or leaving); unable to " + action);
+    }
+  }
+}
+
 // One range movement at a time (Cassandra's consistent.rangemovement): a
 // node may not start joining while another joins or leaves.
 void RefuseConcurrentMoves(const metadata::Directory& directory) {
@@ -456,13 +468,7 @@ void ClusterNode::Decommission(bool force) {
   if (mine == nullptr || mine->state != NodeState::kNormal) {
     throw CqlError(ErrorCode::kInvalid, "This node is not a NORMAL member of the ring");
   }
-  for (const auto& [id, record] : directory->nodes()) {
-    if (record.state != NodeState::kNormal) {
-      throw CqlError(ErrorCode::kInvalid, "data is currently moving in the ring (" +
-                                              record.broadcast_address +
-                                              " is joining or leaving); unable to leave the ring");
-    }
-  }
+  RefuseWhileDataMoves(*directory, "leave the ring");
   if (!force) RefuseLeavingBelowReplication(*views_->Get(), *directory, node_info_.data_center);
   spdlog::info("DECOMMISSIONING: leaving the ring");
   SetOwnState(NodeState::kLeaving);
@@ -515,30 +521,17 @@ void ClusterNode::RemoveNode(const types::Uuid& host, bool force) {
   }
   if (force) {
     // removenode force: out now; what only it held is lost, the rest is
-    // under-replicated until repaired.
+    // under-replicated until repaired. Without decommission_mutex_, which
+    // the removal it ends holds while it waits for its streams.
     spdlog::warn("Removing node {} by force, without streaming its ranges", endpoint);
-    (void)store_->CommitDirectory(
-        [&](const metadata::Directory& current) -> std::optional<metadata::Directory> {
-          if (current.Find(host) == nullptr) return std::nullopt;
-          return current.Without(host);
-        });
-    return Barrier("REMOVED: waiting for the other members to forget the node");
+    return ForgetNode(host, "REMOVED: waiting for the other members to forget the node");
   }
   std::lock_guard lock(decommission_mutex_);
-  for (const auto& [id, record] : directory->nodes()) {
-    if (record.state != NodeState::kNormal) {
-      throw CqlError(ErrorCode::kInvalid, "data is currently moving in the ring (" +
-                                              record.broadcast_address +
-                                              " is joining or leaving); unable to remove a node");
-    }
-  }
+  RefuseWhileDataMoves(*directory, "remove a node");
   spdlog::info("REMOVING: node {} leaves the ring", endpoint);
   SetStateOf(host, NodeState::kLeaving, NodeState::kNormal);
   const auto back_to_normal = [&] {
-    {
-      std::lock_guard guard(removal_mutex_);
-      removal_.reset();
-    }
+    SetRemoval(std::nullopt);
     SetStateOf(host, NodeState::kNormal, NodeState::kLeaving);
     Barrier("REMOVING: cancelled, back to NORMAL");
   };
@@ -561,10 +554,7 @@ void ClusterNode::RemoveNode(const types::Uuid& host, bool force) {
       status.waiting_for.push_back("/" + view->AddressOf(receiver).ip);
     }
     RepairPaxos(moving);
-    {
-      std::lock_guard guard(removal_mutex_);
-      removal_ = status;
-    }
+    SetRemoval(status);
     const types::Uuid plan = types::Uuid::NameBased("removenode " + host.ToString() + " " +
                                                     std::to_string(store_->epoch()));
     failures = AskToStream(receivers, plan, kRule, [&](const types::Uuid& receiver) {
@@ -581,19 +571,25 @@ void ClusterNode::RemoveNode(const types::Uuid& host, bool force) {
     back_to_normal();
     throw CqlError(ErrorCode::kServerError, "Stream failed: " + failures);
   }
-  {
-    std::lock_guard guard(removal_mutex_);
-    removal_.reset();
-  }
+  SetRemoval(std::nullopt);
   SetStateOf(host, NodeState::kLeavingReadNew, NodeState::kLeaving);
   Barrier("REMOVING: waiting for the other members to read from the new owners");
+  ForgetNode(host, "REMOVED: waiting for the other members to forget the node");
+  spdlog::info("REMOVED: node {}", endpoint);
+}
+
+void ClusterNode::ForgetNode(const types::Uuid& node, const char* step) {
   (void)store_->CommitDirectory(
       [&](const metadata::Directory& current) -> std::optional<metadata::Directory> {
-        if (current.Find(host) == nullptr) return std::nullopt;
-        return current.Without(host);
+        if (current.Find(node) == nullptr) return std::nullopt;
+        return current.Without(node);
       });
-  Barrier("REMOVED: waiting for the other members to forget the node");
-  spdlog::info("REMOVED: node {}", endpoint);
+  Barrier(step);
+}
+
+void ClusterNode::SetRemoval(std::optional<schema::RemovalStatus> removal) {
+  std::lock_guard guard(removal_mutex_);
+  removal_ = std::move(removal);
 }
 
 void ClusterNode::ResumeMove(storage::Engine& engine) {
@@ -653,12 +649,7 @@ void ClusterNode::CancelLeave() {
 void ClusterNode::Leave() {
   // Marked before it leaves: a crash after leaving must not let it rejoin.
   std::ofstream(config_.data_dir() / kDecommissionedMark) << host_id_.ToString() << "\n";
-  (void)store_->CommitDirectory(
-      [&](const metadata::Directory& current) -> std::optional<metadata::Directory> {
-        if (current.Find(host_id_) == nullptr) return std::nullopt;
-        return current.Without(host_id_);
-      });
-  Barrier("LEFT: waiting for the other members to forget this node");
+  ForgetNode(host_id_, "LEFT: waiting for the other members to forget this node");
   spdlog::info("DECOMMISSIONED");
 }
 

@@ -154,6 +154,10 @@ class ClusterNode {
   // NORMAL (ask again). `force`: out of the directory at once, unstreamed.
   void RemoveNode(const types::Uuid& host, bool force);
   void SetOwnState(metadata::NodeState state) { SetStateOf(host_id_, state); }
+  // Takes `node` out of the directory, then waits at a barrier for `step`.
+  void ForgetNode(const types::Uuid& node, const char* step);
+  // What removenode status shows (none: no removal under way here).
+  void SetRemoval(std::optional<schema::RemovalStatus> removal);
   // Commits `node`'s state; throws when it is no longer in the directory,
   // or, given `expected`, when its state is another.
   void SetStateOf(const types::Uuid& node, metadata::NodeState state,
